@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// run-benches: runs every bench/**/*.bench.ts, one at a time, each as
+// `node --import tsx <file>`, so that no bench shares a process (or a JIT warm-up) with another.
+//
+//   npm run bench                 every bench
+//   npm run bench -- tsdb wire    only benches whose path below bench/ contains "tsdb" or "wire"
+//   npm run bench -- --list       print the bench files that would run
+//
+// Each bench prints one JSON line to stdout (STYLE.md, convention 12); stdout is passed through
+// untouched so `npm run bench --silent > results.jsonl` collects them. This script's own
+// messages go to stderr. Exit code 1 when any bench fails, or when a filter matches nothing.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Lists `*.bench.ts` files under `dir`, sorted, as paths relative to the repository root. */
+function findBenches(dir) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  }
+  const out = [];
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = join(dir, e.name);
+    if (e.isDirectory() && e.name !== 'node_modules') out.push(...findBenches(full));
+    else if (e.isFile() && e.name.endsWith('.bench.ts')) out.push(relative(root, full).split(sep).join('/'));
+  }
+  return out;
+}
+
+const args = process.argv.slice(2);
+const listOnly = args.includes('--list');
+const unknown = args.filter((a) => a.startsWith('-') && a !== '--list');
+if (unknown.length > 0) {
+  process.stderr.write(`run-benches: unknown option ${unknown.join(' ')}\n`);
+  process.exit(2);
+}
+const filters = args.filter((a) => !a.startsWith('-'));
+
+const all = findBenches(join(root, 'bench'));
+// A filter matches a substring of the path below bench/ (`tsdb` matches bench/tsdb/head-append.bench.ts).
+const matches = (file, word) => file.slice('bench/'.length).includes(word);
+const selected = filters.length === 0 ? all : all.filter((f) => filters.some((word) => matches(f, word)));
+
+if (selected.length === 0) {
+  if (filters.length > 0) {
+    process.stderr.write(`run-benches: no bench file matches ${filters.join(', ')} (of ${all.length})\n`);
+    process.exit(1);
+  }
+  process.stderr.write('run-benches: no bench/**/*.bench.ts files yet\n');
+  process.exit(0);
+}
+
+if (listOnly) {
+  for (const f of selected) process.stdout.write(`${f}\n`);
+  process.exit(0);
+}
+
+const failed = [];
+for (const file of selected) {
+  process.stderr.write(`run-benches: ${file}\n`);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
+  if (res.error !== undefined) {
+    process.stderr.write(`run-benches: ${file}: ${res.error.message}\n`);
+    failed.push(file);
+  } else if (res.status !== 0) {
+    const why = res.signal !== null ? `killed by ${res.signal}` : `exit code ${res.status}`;
+    process.stderr.write(`run-benches: ${file}: ${why}\n`);
+    failed.push(file);
+  }
+}
+
+if (failed.length > 0) {
+  process.stderr.write(`run-benches: ${failed.length} of ${selected.length} benches failed: ${failed.join(', ')}\n`);
+  process.exit(1);
+}
+process.stderr.write(`run-benches: ${selected.length} benches passed\n`);

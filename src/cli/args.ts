@@ -1,0 +1,23 @@
+import { parseDurationMs } from '../model/index.js';
+
+/** A command-line usage error: printed with the usage text, exit status 2. */
+export class UsageError extends Error {}
+
+const SIZE_UNITS: Record<string, number> = {
+  B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3, TIB: 1024 ** 4,
+};
+
+/** Parses a byte size such as `512MiB` or `10GB` (Prometheus' `--storage.tsdb.retention.size` units). */
+export function parseBytes(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([A-Za-z]*)$/.exec(text.trim());
+  const unit = SIZE_UNITS[(m?.[2] ?? '').toUpperCase() || 'B'];
+  if (!m || unit === undefined) throw new UsageError(`invalid size ${JSON.stringify(text)}: want a number with B, KB, MB, GB, TB, KiB, MiB, GiB or TiB`);
+  return Math.floor(Number(m[1]) * unit);
+}
+
+/** Parses a Prometheus duration (`15d`, `1h30m`) or throws a `UsageError` naming the flag. */
+export function parseDurationFlag(flag: string, text: string): number {
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw new UsageError(`invalid duration for --${flag}: ${JSON.stringify(text)} (examples: 15d, 12h, 30m)`);
+  return ms;
+}

@@ -1,0 +1,36 @@
+import { UsageError } from './args.js';
+import { serveCommand } from './serve.js';
+
+const USAGE = `Usage: infersight <command> [flags]
+
+Commands:
+  serve     run the server on the embedded time-series database
+  help      show this text
+
+Run 'infersight <command> --help' for a command's flags.
+`;
+
+/** The CLI entry point: dispatches to a command and returns the process exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) {
+      console.error(`infersight: ${(e as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,4 @@
+/** The composition root: wiring, HTTP routes. Only `src/cli` imports it. */
+export { startServer, type RunningServer, type ServeOptions } from './serve.js';
+export { LogfmtLogger } from './logger.js';
+export { listen, parseListenAddress, sendApiError, sendJson, sendText, type Handler, type HttpListener, type Routes } from './http.js';

@@ -1,0 +1,77 @@
+import { Labels } from '../model/index.js';
+import type { MetricFamily } from '../wire/index.js';
+import type { DbStats } from '../tsdb/index.js';
+
+const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'gauge', samples: [{ value }] });
+const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'counter', samples: [{ value }] });
+
+/** Renders the TSDB's self-monitoring numbers as metric families (names follow prometheus_tsdb_*). */
+export function tsdbMetricFamilies(s: DbStats): MetricFamily[] {
+  const h = s.head;
+  return [
+    gauge('infersight_tsdb_head_series', 'Series in the head.', h.series),
+    counter('infersight_tsdb_head_series_created_total', 'Series created in the head.', h.seriesCreated),
+    counter('infersight_tsdb_head_series_removed_total', 'Series removed from the head by garbage collection.', h.seriesRemoved),
+    counter('infersight_tsdb_head_samples_appended_total', 'Samples committed to the head.', h.samplesAppended),
+    counter('infersight_tsdb_head_chunks_created_total', 'Head chunks created.', h.chunksCreated),
+    gauge('infersight_tsdb_head_min_time_ms', 'Oldest sample timestamp in the head (ms), +Inf when empty.', h.minTimeMs),
+    gauge('infersight_tsdb_head_max_time_ms', 'Newest sample timestamp in the head (ms), -Inf when empty.', h.maxTimeMs),
+    {
+      name: 'infersight_tsdb_rejected_samples_total',
+      help: 'Samples rejected at append or dropped at commit, by reason.',
+      type: 'counter',
+      samples: [
+        { labels: reason('out_of_order'), value: h.outOfOrderRejected },
+        { labels: reason('duplicate'), value: h.duplicateRejected },
+        { labels: reason('out_of_bounds'), value: h.outOfBoundsRejected },
+        { labels: reason('invalid_at_commit'), value: h.droppedAtCommit },
+      ],
+    },
+    counter('infersight_tsdb_wal_records_total', 'Records written to the WAL.', s.wal.recordsWritten),
+    counter('infersight_tsdb_wal_bytes_written_total', 'Bytes written to the WAL.', s.wal.bytesWritten),
+    counter('infersight_tsdb_wal_segments_created_total', 'WAL segments created.', s.wal.segmentsCreated),
+    counter('infersight_tsdb_wal_truncations_total', 'WAL truncations after checkpoints.', s.wal.truncations),
+    counter('infersight_tsdb_wal_corruptions_total', 'Corrupt WAL tails repaired at open.', s.wal.corruptionsRepaired),
+    {
+      name: 'infersight_tsdb_wal_fsync_duration_seconds',
+      help: 'Duration of WAL fsyncs.',
+      type: 'summary',
+      samples: [
+        { suffix: '_sum', value: s.wal.fsyncSecondsTotal },
+        { suffix: '_count', value: s.wal.fsyncs },
+      ],
+    },
+    gauge('infersight_tsdb_blocks_loaded', 'Blocks on disk.', s.blocks.count),
+    gauge('infersight_tsdb_storage_blocks_bytes', 'Bytes of all blocks on disk.', s.blocks.bytes),
+    counter('infersight_tsdb_compactions_total', 'Blocks cut from the head.', s.compaction.runs),
+    counter('infersight_tsdb_compactions_failed_total', 'Compactions that failed.', s.compaction.failures),
+    {
+      name: 'infersight_tsdb_compaction_duration_seconds',
+      help: 'Duration of head compactions.',
+      type: 'summary',
+      samples: [
+        { suffix: '_sum', value: s.compaction.secondsTotal },
+        { suffix: '_count', value: s.compaction.runs },
+      ],
+    },
+    counter('infersight_tsdb_retention_blocks_deleted_total', 'Blocks deleted by time or size retention.', s.compaction.blocksDeleted),
+    gauge('infersight_tsdb_wal_replay_duration_seconds', 'Time the last open spent replaying the WAL.', s.replaySeconds),
+  ];
+}
+
+function reason(r: string): Labels {
+  return Labels.from({ reason: r });
+}
+
+/** Process metrics every Prometheus-instrumented server exposes. */
+export function processMetricFamilies(startTimeMs: number): MetricFamily[] {
+  const mem = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return [
+    counter('process_cpu_seconds_total', 'User and system CPU time spent in seconds.', (cpu.user + cpu.system) / 1e6),
+    gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', mem.rss),
+    gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch in seconds.', Math.floor(startTimeMs / 1000)),
+    gauge('nodejs_heap_used_bytes', 'V8 heap in use in bytes.', mem.heapUsed),
+    gauge('nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', mem.external + mem.arrayBuffers),
+  ];
+}

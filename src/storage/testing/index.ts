@@ -1,0 +1,3 @@
+/** Conformance suites of the storage contracts, run by every implementation's tests. */
+export { runAppenderSuite, type AppenderSuiteOptions, type AppenderUnderTest } from './appender-suite.js';
+export { querierSuiteData, runQuerierSuite, type QueryableUnderTest, type SuiteSeries } from './querier-suite.js';

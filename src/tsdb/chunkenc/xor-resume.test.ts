@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STALE_NAN, isStaleNaN } from '../../model/index.js';
+import { XorChunk } from './xor-chunk.js';
+
+function bytesOf(n: number, cut: number): { whole: Uint8Array; resumed: Uint8Array } {
+  const whole = new XorChunk();
+  let resumed: XorChunk | null = null;
+  const partial = new XorChunk();
+  for (let i = 0; i < n; i++) {
+    const t = 1_700_000_000_000 + i * 15_000 + (i % 7 === 0 ? 1 : 0);
+    const v = i === 3 ? STALE_NAN : i * 1.5 + (i % 3);
+    whole.append(t, v);
+    if (i < cut) partial.append(t, v);
+    else {
+      resumed ??= XorChunk.resume(partial.sealedBytes());
+      resumed.append(t, v);
+    }
+  }
+  return { whole: whole.sealedBytes(), resumed: (resumed ?? XorChunk.resume(partial.sealedBytes())).sealedBytes() };
+}
+
+describe('XorChunk.resume', () => {
+  it.each([0, 1, 2, 3, 50, 119, 120])('continues a chunk cut after %i samples into identical bytes', (cut) => {
+    const { whole, resumed } = bytesOf(120, cut);
+    expect(Buffer.from(resumed).toString('hex')).toBe(Buffer.from(whole).toString('hex'));
+  });
+
+  it('restores the last value bit-exactly, the stale marker included', () => {
+    const c = new XorChunk();
+    c.append(1000, 1);
+    c.append(2000, STALE_NAN);
+    const r = XorChunk.resume(c.sealedBytes());
+    expect(isStaleNaN(r.lastValue())).toBe(true);
+    expect(r.maxTimeMs()).toBe(2000);
+    expect(r.minTimeMs()).toBe(1000);
+    expect(r.numSamples()).toBe(2);
+  });
+
+  it('matches uninterrupted encoding for arbitrary data (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 1_000_000 }), fc.double()), { minLength: 1, maxLength: 60 }),
+        fc.nat(60),
+        (steps, cutAt) => {
+          const whole = new XorChunk();
+          const partial = new XorChunk();
+          let t = -5_000_000;
+          const cut = Math.min(cutAt, steps.length);
+          const vs = Float64Array.from(steps, (s) => s[1]);
+          steps.forEach(([dt], i) => {
+            t += dt;
+            whole.append(t, vs[i]);
+            if (i < cut) partial.append(t, vs[i]);
+          });
+          const resumed = XorChunk.resume(partial.sealedBytes());
+          t = -5_000_000;
+          steps.forEach(([dt], i) => {
+            t += dt;
+            if (i >= cut) resumed.append(t, vs[i]);
+          });
+          expect(Buffer.from(resumed.sealedBytes()).equals(Buffer.from(whole.sealedBytes()))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('refuses bytes that do not decode', () => {
+    expect(() => XorChunk.resume(Uint8Array.from([0, 5, 1]))).toThrow(/truncated|corrupt/);
+  });
+});

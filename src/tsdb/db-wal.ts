@@ -1,0 +1,205 @@
+import type { Logger } from '../model/index.js';
+import { HeadChunksLog } from './head-chunks-log.js';
+import type { CommitLog, Head, MemSeries, SealedChunk } from './head/index.js';
+import {
+  ByteBuffer,
+  HEAD_CHUNK_OPEN,
+  RecordType,
+  decodeHeadChunks,
+  decodeSamples,
+  decodeSeries,
+  encodeHeadChunks,
+  encodeSamples,
+  encodeSeries,
+  replayWithCheckpointSteps,
+  writeCheckpoint,
+  type CheckpointReplayReport,
+  type CheckpointResult,
+  type ReplayReport,
+  type Wal,
+  type WalRecord,
+} from './wal/index.js';
+
+/** Binds the head's commit log to the WAL: one SERIES record for new series and one SAMPLES record per commit. */
+export class WalCommitLog implements CommitLog {
+  private readonly seriesBuf = new ByteBuffer(4096);
+  private readonly samplesBuf = new ByteBuffer(16384);
+  private refs = new Float64Array(1024);
+
+  constructor(private readonly wal: Wal) {}
+
+  logCommit(newSeries: readonly MemSeries[], series: readonly MemSeries[], tsMs: Float64Array, values: Float64Array, count: number): void {
+    if (this.refs.length < count) this.refs = new Float64Array(Math.max(count, this.refs.length * 2));
+    const refs = this.refs;
+    for (let i = 0; i < count; i++) refs[i] = series[i].ref;
+    this.samplesBuf.reset();
+    encodeSamples(this.samplesBuf, refs, tsMs, values, count);
+    const samples = { type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() };
+    if (newSeries.length === 0) {
+      this.wal.log([samples]);
+      return;
+    }
+    this.seriesBuf.reset();
+    encodeSeries(this.seriesBuf, newSeries);
+    this.wal.log([{ type: RecordType.SERIES, payload: this.seriesBuf.subarray() }, samples]);
+  }
+}
+
+/** What rebuilding the head at open found. */
+export interface HeadReplayReport {
+  wal: CheckpointReplayReport;
+  headChunks: ReplayReport;
+  series: number;
+  /** Chunks loaded as bytes (sealed ones from the head-chunks log, open ones from the checkpoint). */
+  chunksLoaded: number;
+  /** Samples re-encoded from WAL SAMPLES records. */
+  samples: number;
+  /** Samples skipped because they were already in a block or a loaded chunk. */
+  samplesSkipped: number;
+  /** Samples of series the WAL never declared (a corrupt or truncated log). */
+  samplesUnknownSeries: number;
+}
+
+/** The sealed chunks of the head-chunks log, by series ref, waiting for their series. */
+export interface LoadedHeadChunks {
+  sealedByRef: Map<number, SealedChunk[]>;
+  report: ReplayReport;
+  /** The newest chunk end per head-chunks segment, for `HeadChunksLog.open`. */
+  segmentMaxTimeMs: Map<number, number>;
+}
+
+/** Reads the head-chunks log, keeping chunks not yet in a block. Yields after each segment. */
+export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logger: Logger): Generator<number, LoadedHeadChunks> {
+  const sealedByRef = new Map<number, SealedChunk[]>();
+  const { report, segmentMaxTimeMs } = yield* HeadChunksLog.replay(chunksDir, logger, (ref, c) => {
+    if (c.maxTimeMs < minValidTimeMs) return; // already in a block
+    let list = sealedByRef.get(ref);
+    if (list === undefined) sealedByRef.set(ref, (list = []));
+    list.push({ minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, bytes: c.bytes.slice() });
+  });
+  return { sealedByRef, report, segmentMaxTimeMs };
+}
+
+/**
+ * Rebuilds the head from the WAL (newest checkpoint with the series and their open chunks, then
+ * the segments after it), attaching the sealed chunks loaded from the head-chunks log to their
+ * series. Only samples newer than what the loaded chunks hold are re-encoded. A generator that
+ * yields after each segment, so the caller can let the event loop run in between.
+ */
+export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHeadChunks, logger: Logger): Generator<number, HeadReplayReport> {
+  let series = 0;
+  let chunksLoaded = 0;
+  let samples = 0;
+  let samplesSkipped = 0;
+  let samplesUnknownSeries = 0;
+  const minValid = head.minValidTimeMs;
+  const rangeMs = head.options.blockRangeMs;
+  const { sealedByRef } = loaded;
+
+  // A series removed by garbage collection and created again gets a new ref, so the log can
+  // name one label set under two refs; records of the older ref go to the live series.
+  const aliases = new Map<number, MemSeries>();
+  const lookup = (ref: number): MemSeries | undefined => head.seriesByRef(ref) ?? aliases.get(ref);
+  const onSample = (ref: number, tMs: number, value: number): void => {
+    const s = lookup(ref);
+    if (s === undefined) {
+      samplesUnknownSeries++;
+      return;
+    }
+    if (tMs < minValid || tMs <= s.lastTMs) {
+      samplesSkipped++;
+      return;
+    }
+    const sealed = s.appendCommitted(tMs, value, rangeMs);
+    if (sealed !== null) head.options.onChunkSealed?.(s, sealed);
+    head.noteTime(tMs);
+    samples++;
+  };
+  const wal = yield* replayWithCheckpointSteps(walDir, {
+    logger,
+    onRecord: (type, payload) => {
+      if (type === RecordType.SERIES) {
+        series += decodeSeries(payload, (ref, labels) => {
+          const s = head.getOrCreate(labels, ref);
+          s.logged = true;
+          if (s.ref !== ref) {
+            aliases.set(ref, s);
+            head.reserveRef(ref);
+          }
+          const sealed = sealedByRef.get(ref);
+          if (sealed !== undefined) {
+            sealedByRef.delete(ref);
+            chunksLoaded += sealed.length;
+            s.loadSealed(sealed);
+            head.noteTime(s.minTimeMs());
+            head.noteTime(s.lastTMs);
+          }
+        });
+      } else if (type === RecordType.SAMPLES) {
+        decodeSamples(payload, onSample);
+      } else if (type === RecordType.HEAD_CHUNK) {
+        decodeHeadChunks(payload, (ref, c) => {
+          const s = lookup(ref);
+          if ((c.flags & HEAD_CHUNK_OPEN) === 0 || s === undefined || c.maxTimeMs < minValid) return;
+          if (s.resumeOpen(c.bytes, rangeMs)) {
+            chunksLoaded++;
+            head.noteTime(c.minTimeMs);
+            head.noteTime(s.lastTMs);
+          }
+        });
+      }
+    },
+  });
+  head.stats.samplesAppended += samples;
+  return { wal, headChunks: loaded.report, series, chunksLoaded, samples, samplesSkipped, samplesUnknownSeries };
+}
+
+/**
+ * Writes a WAL checkpoint from the head's memory and drops the segments it covers. The
+ * checkpoint holds every live series (SERIES) and its open chunk (HEAD_CHUNK, open flag);
+ * sealed chunks are in the head-chunks log, which is synced first. Everything committed is in
+ * segments up to the one cut here and in memory, so the checkpoint covers those segments.
+ */
+export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: HeadChunksLog, logger: Logger, segmentSizeBytes: number): CheckpointResult {
+  chunksLog.sync();
+  const through = wal.cutSegment() - 1;
+  const result = writeCheckpoint(walDir, {
+    throughSegment: through,
+    logger,
+    segmentSizeBytes,
+    write: (log) => {
+      const seriesBuf = new ByteBuffer(1 << 20);
+      const chunkBuf = new ByteBuffer(1 << 20);
+      const batch: MemSeries[] = [];
+      const chunkEnds: number[] = [];
+      const flush = (): void => {
+        if (batch.length === 0) return;
+        seriesBuf.reset();
+        encodeSeries(seriesBuf, batch);
+        const records: WalRecord[] = [{ type: RecordType.SERIES, payload: seriesBuf.subarray() }];
+        let start = 0;
+        for (const end of chunkEnds) {
+          records.push({ type: RecordType.HEAD_CHUNK, payload: chunkBuf.bytes.subarray(start, end) });
+          start = end;
+        }
+        log(records);
+        batch.length = 0;
+        chunkEnds.length = 0;
+        chunkBuf.reset();
+      };
+      for (const s of head.allSeries()) {
+        if (!s.logged) continue; // never committed: its first commit will log it
+        batch.push(s);
+        const open = s.open;
+        if (open !== null && open.numSamples() > 0) {
+          encodeHeadChunks(chunkBuf, s.ref, [{ minTimeMs: open.minTimeMs(), maxTimeMs: open.maxTimeMs(), flags: HEAD_CHUNK_OPEN, bytes: open.bytes() }]);
+          chunkEnds.push(chunkBuf.length);
+        }
+        if (batch.length >= 1000) flush();
+      }
+      flush();
+    },
+  });
+  wal.truncateBefore(through + 1);
+  return result;
+}

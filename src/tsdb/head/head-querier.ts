@@ -1,0 +1,103 @@
+import type { Matcher, SeriesIterator, UnixMs, Labels } from '../../model/index.js';
+import { ArraySeriesSet, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
+import { ChunkListIterator } from '../chunk-list-iterator.js';
+import type { Head } from './head.js';
+import type { MemSeries } from './mem-series.js';
+
+/** A head series as seen by one querier: a snapshot of its chunk list at select time. */
+class HeadSeries implements Series {
+  constructor(
+    readonly labels: Labels,
+    private readonly chunks: Uint8Array[],
+    private readonly counts: (number | undefined)[],
+    private readonly minTMs: UnixMs,
+    private readonly maxTMs: UnixMs,
+  ) {}
+
+  iterator(reuse?: SeriesIterator): SeriesIterator {
+    const it = reuse instanceof ChunkListIterator ? reuse : new ChunkListIterator();
+    return it.reset(this.chunks, this.counts, this.minTMs, this.maxTMs);
+  }
+}
+
+/**
+ * Collects the chunks of `s` that overlap `[minTMs, maxTMs]`, capturing the open chunk's current
+ * sample count so later appends stay invisible to this reader. Returns false when none overlaps.
+ */
+function snapshotChunks(s: MemSeries, minTMs: UnixMs, maxTMs: UnixMs, chunks: Uint8Array[], counts: (number | undefined)[]): boolean {
+  for (const c of s.sealed) {
+    if (c.maxTimeMs < minTMs || c.minTimeMs > maxTMs) continue;
+    chunks.push(c.bytes);
+    counts.push(undefined);
+  }
+  const open = s.open;
+  if (open !== null && open.numSamples() > 0 && open.maxTimeMs() >= minTMs && open.minTimeMs() <= maxTMs) {
+    chunks.push(open.bytes());
+    counts.push(open.numSamples());
+  }
+  return chunks.length > 0;
+}
+
+/** The head's `Querier`: postings for selection, chunk snapshots for reading. */
+export class HeadQuerier implements Querier {
+  private closed = false;
+
+  constructor(
+    private readonly head: Head,
+    private readonly minTMs: UnixMs,
+    private readonly maxTMs: UnixMs,
+  ) {}
+
+  select(matchers: readonly Matcher[], hints?: SelectHints): SeriesSet {
+    this.checkOpen();
+    const refs = this.head.postings.select(matchers);
+    const out: Series[] = [];
+    for (let i = 0; i < refs.length; i++) {
+      const s = this.head.seriesByRef(refs[i]);
+      if (s === undefined) continue;
+      const chunks: Uint8Array[] = [];
+      const counts: (number | undefined)[] = [];
+      if (!snapshotChunks(s, this.minTMs, this.maxTMs, chunks, counts)) continue;
+      if (hints?.labelsOnly === true) {
+        out.push(new HeadSeries(s.labels, [], [], this.minTMs, this.maxTMs));
+      } else {
+        out.push(new HeadSeries(s.labels, chunks, counts, this.minTMs, this.maxTMs));
+      }
+    }
+    out.sort((a, b) => a.labels.compare(b.labels));
+    return new ArraySeriesSet(out);
+  }
+
+  labelNames(matchers?: readonly Matcher[]): string[] {
+    this.checkOpen();
+    const names = new Set<string>();
+    for (const s of this.seriesWithData(matchers)) s.labels.forEach((n) => names.add(n));
+    return [...names].sort();
+  }
+
+  labelValues(name: string, matchers?: readonly Matcher[]): string[] {
+    this.checkOpen();
+    const values = new Set<string>();
+    for (const s of this.seriesWithData(matchers)) {
+      const v = s.labels.get(name);
+      if (v !== '') values.add(v);
+    }
+    return [...values].sort();
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private *seriesWithData(matchers: readonly Matcher[] | undefined): IterableIterator<MemSeries> {
+    const refs = this.head.postings.select(matchers ?? []);
+    for (let i = 0; i < refs.length; i++) {
+      const s = this.head.seriesByRef(refs[i]);
+      if (s !== undefined && s.minTimeMs() <= this.maxTMs && s.lastTMs >= this.minTMs) yield s;
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('querier is closed');
+  }
+}

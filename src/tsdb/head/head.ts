@@ -1,0 +1,198 @@
+import { Labels, METRIC_NAME_LABEL, type UnixMs } from '../../model/index.js';
+import { StorageError, StorageErrorCode, type Appender, type Querier } from '../../storage/index.js';
+import { HeadAppender, type CommitLog } from './head-appender.js';
+import { HeadQuerier } from './head-querier.js';
+import { MemPostings } from './postings.js';
+import { MemSeries, type SealedChunk } from './mem-series.js';
+
+/** Options of the in-memory head. */
+export interface HeadOptions {
+  /** Block range: chunks are cut at multiples of it so blocks never split a chunk. */
+  blockRangeMs: UnixMs;
+  /** Where commits are made durable before they become visible (the WAL); null for memory only. */
+  log: CommitLog | null;
+  /** Called with every chunk the head seals, so it can be persisted (head chunks file). */
+  onChunkSealed?: (series: MemSeries, chunk: SealedChunk) => void;
+}
+
+/** Counters the head keeps for self-monitoring. Plain numbers, read by the metrics exporter. */
+export interface HeadStats {
+  seriesCreated: number;
+  seriesRemoved: number;
+  samplesAppended: number;
+  outOfOrderRejected: number;
+  duplicateRejected: number;
+  outOfBoundsRejected: number;
+  droppedAtCommit: number;
+  chunksCreated: number;
+}
+
+/**
+ * The in-memory head of the TSDB: every series with recent samples, an inverted index over their
+ * labels, and their compressed chunks. Writes arrive through `appender()`; reads through
+ * `querier()`. The DB cuts old chunks into blocks and then calls `truncateBefore`.
+ */
+export class Head {
+  /** Series by ref (refs start at 1; removed series leave holes). */
+  private readonly byRef: (MemSeries | undefined)[] = [];
+  private readonly byHash = new Map<number, MemSeries>();
+  private readonly symbols = new Map<string, string>();
+  readonly postings = new MemPostings();
+  private lastRef = 0;
+  private numSeriesLive = 0;
+  /** Time bounds of the samples in the head; +Inf/-Inf when empty. */
+  minTimeMs: UnixMs = Infinity;
+  maxTimeMs: UnixMs = -Infinity;
+  /** Samples older than this are out of bounds (they would belong to a persisted block). */
+  minValidTimeMs: UnixMs = -Infinity;
+  readonly stats: HeadStats = {
+    seriesCreated: 0,
+    seriesRemoved: 0,
+    samplesAppended: 0,
+    outOfOrderRejected: 0,
+    duplicateRejected: 0,
+    outOfBoundsRejected: 0,
+    droppedAtCommit: 0,
+    chunksCreated: 0,
+  };
+
+  constructor(readonly options: HeadOptions) {}
+
+  /** Number of series currently in the head. */
+  numSeries(): number {
+    return this.numSeriesLive;
+  }
+
+  /** The series with `ref`, if it is in the head. */
+  seriesByRef(ref: number): MemSeries | undefined {
+    return this.byRef[ref];
+  }
+
+  /** Every series in ref order (for compaction, checkpoints and stats). */
+  *allSeries(): IterableIterator<MemSeries> {
+    for (const s of this.byRef) if (s !== undefined) yield s;
+  }
+
+  /**
+   * The series with exactly these labels, created (and indexed) when new. Throws
+   * `ERR_INVALID_LABELS` for a label set without a metric name or with an empty label name.
+   * `ref` forces the ref of a new series (WAL replay); 0 assigns the next one.
+   */
+  getOrCreate(labels: Labels, ref = 0): MemSeries {
+    const hash = labels.hash();
+    for (let s = this.byHash.get(hash) ?? null; s !== null; s = s.nextInBucket) {
+      if (s.labels.equals(labels)) return s;
+    }
+    validateLabels(labels);
+    if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
+    else if (ref > this.lastRef) this.lastRef = ref;
+    const series = new MemSeries(ref, this.intern(labels));
+    series.nextInBucket = this.byHash.get(hash) ?? null;
+    this.byHash.set(hash, series);
+    this.byRef[ref] = series;
+    this.postings.add(ref, series.labels);
+    this.numSeriesLive++;
+    this.stats.seriesCreated++;
+    return series;
+  }
+
+  /** Makes sure refs up to `ref` are never handed out again (WAL replay of aliased refs). */
+  reserveRef(ref: number): void {
+    if (ref > this.lastRef) this.lastRef = ref;
+  }
+
+  /** Opens an appender. */
+  appender(): Appender {
+    return new HeadAppender(this);
+  }
+
+  /** Opens a querier over `[minTMs, maxTMs]`. */
+  querier(minTMs: UnixMs, maxTMs: UnixMs): Querier {
+    return new HeadQuerier(this, minTMs, maxTMs);
+  }
+
+  /** The lowest timestamp an append may carry now (Prometheus' appendable window). */
+  appendableMinValidTimeMs(): UnixMs {
+    // Like Prometheus, refuse samples more than half a block range behind the newest one, so the
+    // head never grows backwards past what the next block cut can take.
+    return Math.max(this.minValidTimeMs, this.maxTimeMs - this.options.blockRangeMs / 2);
+  }
+
+  /** Records that a committed sample at `tMs` entered the head. */
+  noteTime(tMs: UnixMs): void {
+    if (tMs < this.minTimeMs) this.minTimeMs = tMs;
+    if (tMs > this.maxTimeMs) this.maxTimeMs = tMs;
+  }
+
+  /**
+   * Drops every chunk before `minTMs` (now persisted in a block), raises the minimum valid time,
+   * and removes series left without samples. Returns the refs of removed series.
+   */
+  truncateBefore(minTMs: UnixMs): Set<number> {
+    this.minValidTimeMs = Math.max(this.minValidTimeMs, minTMs);
+    const removed = new Set<number>();
+    let newMin = Infinity;
+    for (const s of this.allSeries()) {
+      s.truncateBefore(minTMs);
+      const sMin = s.minTimeMs();
+      if (sMin === Infinity && s.pendingOwner === 0) removed.add(s.ref);
+      else if (sMin < newMin) newMin = sMin;
+    }
+    this.postings.delete(removed, (ref) => (this.byRef[ref] as MemSeries).labels);
+    for (const ref of removed) this.removeSeries(ref);
+    if (removed.size > 0) this.rebuildSymbols();
+    this.minTimeMs = newMin;
+    if (newMin === Infinity) this.maxTimeMs = Math.max(this.maxTimeMs, minTMs - 1);
+    return removed;
+  }
+
+  private removeSeries(ref: number): void {
+    const s = this.byRef[ref];
+    if (s === undefined) return;
+    const hash = s.labels.hash();
+    let prev: MemSeries | null = null;
+    for (let cur = this.byHash.get(hash) ?? null; cur !== null; prev = cur, cur = cur.nextInBucket) {
+      if (cur !== s) continue;
+      if (prev === null) {
+        if (cur.nextInBucket === null) this.byHash.delete(hash);
+        else this.byHash.set(hash, cur.nextInBucket);
+      } else prev.nextInBucket = cur.nextInBucket;
+      break;
+    }
+    this.byRef[ref] = undefined;
+    this.numSeriesLive--;
+    this.stats.seriesRemoved++;
+  }
+
+  /** Drops symbols no live series uses any more. */
+  private rebuildSymbols(): void {
+    this.symbols.clear();
+    for (const s of this.allSeries()) for (const sym of s.labels.flat()) this.symbols.set(sym, sym);
+  }
+
+  /** Replaces each label string by one shared instance, so 300k series share their symbols. */
+  private intern(labels: Labels): Labels {
+    const flat = labels.flat();
+    const out = new Array<string>(flat.length);
+    for (let i = 0; i < flat.length; i++) {
+      const s = flat[i];
+      let canonical = this.symbols.get(s);
+      if (canonical === undefined) {
+        // Flatten sliced/concatenated strings so the symbol table does not pin their parents.
+        canonical = s.length > 0 ? (' ' + s).slice(1) : s;
+        this.symbols.set(canonical, canonical);
+      }
+      out[i] = canonical;
+    }
+    return Labels.fromSortedPairsUnchecked(out);
+  }
+}
+
+function validateLabels(labels: Labels): void {
+  if (labels.get(METRIC_NAME_LABEL) === '') {
+    throw new StorageError(StorageErrorCode.INVALID_LABELS, `series ${labels.toString()} has no metric name`);
+  }
+  for (let i = 0; i < labels.size; i++) {
+    if (labels.nameAt(i) === '') throw new StorageError(StorageErrorCode.INVALID_LABELS, `series ${labels.toString()} has an empty label name`);
+  }
+}

@@ -1,0 +1,169 @@
+import type { Labels, Matcher } from '../../model/index.js';
+
+/**
+ * The head's inverted index: for every label name and value, the sorted list of series refs
+ * that carry it. Refs are handed out in increasing order, so appending keeps every list sorted
+ * without a sort. Deleting (after garbage collection) rebuilds only the touched lists.
+ */
+export class MemPostings {
+  private readonly byName = new Map<string, Map<string, number[]>>();
+  private readonly all: number[] = [];
+
+  /** Indexes a new series. `ref` must be larger than every ref added before. */
+  add(ref: number, labels: Labels): void {
+    this.all.push(ref);
+    for (let i = 0; i < labels.size; i++) {
+      const name = labels.nameAt(i);
+      let values = this.byName.get(name);
+      if (values === undefined) {
+        values = new Map();
+        this.byName.set(name, values);
+      }
+      const value = labels.valueAt(i);
+      const list = values.get(value);
+      if (list === undefined) values.set(value, [ref]);
+      else list.push(ref);
+    }
+  }
+
+  /** Removes series from the index. */
+  delete(refs: ReadonlySet<number>, labelsOf: (ref: number) => Labels): void {
+    if (refs.size === 0) return;
+    const touched = new Map<string, Set<string>>();
+    for (const ref of refs) {
+      const labels = labelsOf(ref);
+      for (let i = 0; i < labels.size; i++) {
+        const name = labels.nameAt(i);
+        let set = touched.get(name);
+        if (set === undefined) touched.set(name, (set = new Set()));
+        set.add(labels.valueAt(i));
+      }
+    }
+    for (const [name, values] of touched) {
+      const byValue = this.byName.get(name);
+      if (byValue === undefined) continue;
+      for (const value of values) {
+        const kept = (byValue.get(value) ?? []).filter((r) => !refs.has(r));
+        if (kept.length === 0) byValue.delete(value);
+        else byValue.set(value, kept);
+      }
+      if (byValue.size === 0) this.byName.delete(name);
+    }
+    const keptAll = this.all.filter((r) => !refs.has(r));
+    this.all.length = 0;
+    for (const r of keptAll) this.all.push(r);
+  }
+
+  /** Sorted label names present in the index. */
+  labelNames(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+
+  /** Sorted values of one label name. */
+  labelValues(name: string): string[] {
+    const values = this.byName.get(name);
+    return values === undefined ? [] : [...values.keys()].sort();
+  }
+
+  /** The sorted refs of every series. Read-only. */
+  allRefs(): readonly number[] {
+    return this.all;
+  }
+
+  /**
+   * The sorted refs of series satisfying every matcher, with Prometheus semantics (an absent
+   * label equals ''). Positive matchers are resolved to postings and intersected, smallest first;
+   * matchers that match '' are resolved to the refs they exclude, which are then subtracted.
+   */
+  select(matchers: readonly Matcher[]): readonly number[] {
+    const include: (readonly number[])[] = [];
+    const exclude: (readonly number[])[] = [];
+    for (const m of matchers) {
+      if (m.matchesEmpty()) {
+        // Series lacking the label match; exclude those whose value does not match.
+        const values = this.byName.get(m.name);
+        if (values === undefined) continue;
+        const lists: (readonly number[])[] = [];
+        for (const [value, list] of values) if (!m.matches(value)) lists.push(list);
+        if (lists.length > 0) exclude.push(unionAll(lists));
+      } else {
+        const list = this.postingsFor(m);
+        if (list.length === 0) return [];
+        include.push(list);
+      }
+    }
+    let result: readonly number[];
+    if (include.length === 0) result = this.all;
+    else {
+      include.sort((a, b) => a.length - b.length);
+      result = include[0];
+      for (let i = 1; i < include.length && result.length > 0; i++) result = intersect(result, include[i]);
+    }
+    for (const ex of exclude) {
+      if (result.length === 0) break;
+      result = subtract(result, ex);
+    }
+    return result;
+  }
+
+  /** Postings of the series whose `m.name` value is non-empty and matches `m`. */
+  private postingsFor(m: Matcher): readonly number[] {
+    const values = this.byName.get(m.name);
+    if (values === undefined) return [];
+    const lists: (readonly number[])[] = [];
+    if (m.setMatches !== undefined) {
+      for (const v of m.setMatches) {
+        const list = values.get(v);
+        if (list !== undefined) lists.push(list);
+      }
+    } else {
+      for (const [value, list] of values) if (m.matches(value)) lists.push(list);
+    }
+    return unionAll(lists);
+  }
+}
+
+/** Intersects two sorted ref lists. */
+export function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out;
+}
+
+/** Removes the refs of sorted list `b` from sorted list `a`. */
+export function subtract(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    while (j < b.length && b[j] < x) j++;
+    if (j >= b.length || b[j] !== x) out.push(x);
+  }
+  return out;
+}
+
+/** Unions sorted ref lists into one sorted, duplicate-free list. */
+export function unionAll(lists: readonly (readonly number[])[]): readonly number[] {
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return lists[0];
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const out = new Float64Array(total);
+  let k = 0;
+  for (const l of lists) for (let i = 0; i < l.length; i++) out[k++] = l[i];
+  out.sort();
+  const dedup: number[] = [];
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) dedup.push(out[i]);
+  return dedup;
+}

@@ -1,0 +1,2 @@
+/** Public surface of `src/wire`: codecs only. */
+export { TEXT_CONTENT_TYPE, formatFloat, formatTextExposition, type MetricFamily, type MetricType } from './text-format.js';

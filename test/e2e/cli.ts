@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI launcher (`npm test` builds dist/ first). */
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/infersight.js');
+
+/** A running `infersight` process and the address it listens on. */
+export interface RunningCli {
+  child: ChildProcess;
+  base: string;
+  /** Every stderr line so far. */
+  log: string[];
+  /** Resolves with the exit code once the process exits. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `infersight serve` with `args` on a free port and waits for its `ready` log line. */
+export function startServe(args: string[]): Promise<RunningCli> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stderr }).on('line', (line) => {
+      log.push(line);
+      const m = / msg=ready address=([\d.]+:\d+)/.exec(line);
+      if (m) resolve({ child, base: `http://${m[1]}`, log, exited });
+    });
+    void exited.then((code) => reject(new Error(`infersight exited with ${code} before ready:\n${log.join('\n')}`)));
+  });
+}
+
+/** Runs the CLI to completion and returns its exit code and output. */
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
