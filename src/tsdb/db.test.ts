@@ -153,6 +153,14 @@ describe('tsdb persistence', () => {
     // after the last checkpoint is replayed sample by sample.
     expect(db.replay.chunksLoaded).toBeGreaterThanOrEqual(30 * 3);
     expect(db.replay.samples).toBeLessThan(30 * 400 / 4);
+    // The newest sample's value is known again (decoded lazily from a loaded chunk): an exact
+    // repeat is ignored, a different value at the same time is a duplicate.
+    const lastT = 399 * 15_000;
+    const l0 = Labels.from({ __name__: 'fill_metric', series: '0' });
+    const dup = db.appender();
+    expect(dup.append(0, l0, lastT, 3990)).toBeGreaterThan(0);
+    expect(() => dup.append(0, l0, lastT, 1)).toThrow(/duplicate sample/);
+    dup.rollback();
     // Appends continue the resumed open chunks.
     await fill(db, 30, 400 * 15_000, 10);
     expect(countSamples(db)).toBe(30 * 410);

@@ -1,8 +1,9 @@
 import type { Logger } from '../model/index.js';
 import type { SealedChunk } from './head/index.js';
-import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunks, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport, type WalRecord } from './wal/index.js';
+import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport } from './wal/index.js';
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
+const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new Uint8Array(0) };
 
 /**
  * The head-chunks log (`<data>/chunks_head/`): every chunk the head seals is appended here once,
@@ -17,7 +18,6 @@ const FLUSH_BYTES = 4 * 1024 * 1024;
  */
 export class HeadChunksLog {
   private readonly buf = new ByteBuffer(1 << 20);
-  private readonly ends: number[] = [];
   private pendingMaxTimeMs = -Infinity;
   /** The newest chunk end written to each segment, so old segments can be dropped by time. */
   private readonly segmentMaxTimeMs = new Map<number, number>();
@@ -62,26 +62,21 @@ export class HeadChunksLog {
 
   /** Queues a sealed chunk of series `ref`. */
   add(ref: number, chunk: SealedChunk): void {
-    encodeHeadChunks(this.buf, ref, [{ minTimeMs: chunk.minTimeMs, maxTimeMs: chunk.maxTimeMs, flags: 0, bytes: chunk.bytes }]);
-    this.ends.push(this.buf.length);
+    ENTRY.minTimeMs = chunk.minTimeMs;
+    ENTRY.maxTimeMs = chunk.maxTimeMs;
+    ENTRY.bytes = chunk.bytes;
+    encodeHeadChunk(this.buf, ref, ENTRY);
     if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
     if (this.buf.length >= FLUSH_BYTES) this.flush();
   }
 
-  /** Writes queued chunks to the log (one write). */
+  /** Writes queued chunks to the log as one HEAD_CHUNK record (one write). */
   flush(): void {
-    if (this.ends.length === 0) return;
-    const records: WalRecord[] = [];
-    let start = 0;
-    for (const end of this.ends) {
-      records.push({ type: RecordType.HEAD_CHUNK, payload: this.buf.bytes.subarray(start, end) });
-      start = end;
-    }
-    this.wal.log(records);
+    if (this.buf.length === 0) return;
+    this.wal.log([{ type: RecordType.HEAD_CHUNK, payload: this.buf.subarray() }]);
     const seg = this.wal.currentSegment;
     this.segmentMaxTimeMs.set(seg, Math.max(this.segmentMaxTimeMs.get(seg) ?? -Infinity, this.pendingMaxTimeMs));
     this.buf.reset();
-    this.ends.length = 0;
     this.pendingMaxTimeMs = -Infinity;
   }
 

@@ -69,6 +69,14 @@ describe('BitWriter', () => {
     expect(() => w.patchUint16(2, 1)).toThrow(RangeError);
   });
 
+  test('resume continues a stream and clears stray bits past its length', () => {
+    const w = BitWriter.resume(new Uint8Array([0xab, 0b1011_1111, 0x77]), 12, 1);
+    w.writeBits(0b0101, 4);
+    w.writeBits(0x3, 2);
+    expect(w.lengthBits).toBe(18);
+    expect([...w.bytes()]).toEqual([0xab, 0b1011_0101, 0b1100_0000]);
+  });
+
   test('copyBytes is exact-size and detached; finish is bytes', () => {
     const w = new BitWriter();
     w.writeBits(0xabcd, 16);

@@ -27,13 +27,14 @@ export class BitWriter {
 
   /**
    * A writer that continues the first `lengthBits` bits of `bytes` (copied into a buffer of at
-   * least `capacityBytes`). The bits past `lengthBits` in the last byte must be zero, as every
-   * writer leaves them.
+   * least `capacityBytes`). Bits past `lengthBits` in the last byte are cleared, because later
+   * writes OR into them (a view of a live chunk can carry bits appended after it was taken).
    */
   static resume(bytes: Uint8Array, lengthBits: number, capacityBytes: number): BitWriter {
     const used = (lengthBits + 7) >>> 3;
     const w = new BitWriter(Math.max(capacityBytes, used + 1));
     w.buf.set(bytes.subarray(0, used));
+    if ((lengthBits & 7) !== 0) w.buf[used - 1] &= 0xff << (8 - (lengthBits & 7));
     w.bitLength = lengthBits;
     return w;
   }

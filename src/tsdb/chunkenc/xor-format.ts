@@ -8,6 +8,7 @@
  * - exact 64-bit integer add/subtract on (signed hi, unsigned lo) halves, for the rare
  *   timestamp deltas that exceed 2^53 and so cannot be represented exactly as a float.
  */
+import { StorageError, StorageErrorCode } from '../../storage/errors.js';
 
 /** The chunk encoding byte for XOR chunks (Prometheus' `EncXOR`). */
 export const CHUNK_ENCODING_XOR = 1;
@@ -27,14 +28,15 @@ export const NO_WINDOW = 0xff;
 /** The largest safe integer, re-exported under a short name for hot-path comparisons. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** The error a decoder reports for a chunk whose bytes cannot be valid. */
-export class CorruptChunkError extends Error {
-  /** The stable error code (see the error registry in `docs/errors.md`). */
-  readonly code = 'ERR_TSDB_CHUNK_CORRUPT';
-
+/**
+ * The error a decoder reports for a chunk whose bytes cannot be valid. It is a `StorageError`
+ * with the registry's `ERR_CORRUPTION` code, so it can cross module boundaries as is; callers
+ * that know which file or block the chunk came from may wrap it with that context.
+ */
+export class CorruptChunkError extends StorageError {
   /** Creates the error; `message` says what was wrong and at which sample. */
   constructor(message: string) {
-    super(message);
+    super(StorageErrorCode.CORRUPTION, message);
     this.name = 'CorruptChunkError';
   }
 }

@@ -4,6 +4,7 @@ import { ArraySeriesIterator } from '../../model/iterator.js';
 import { BitWriter } from './bit-writer.js';
 import { writeUvarintBits, writeVarintBits } from './varint.js';
 import { XorChunk } from './xor-chunk.js';
+import { CorruptChunkError } from './xor-format.js';
 import { XorIterator } from './xor-iterator.js';
 import {
   diffSamples,
@@ -201,7 +202,8 @@ describe('XorIterator on corrupt input', () => {
     const { ts, err } = drain(it, 10);
     expect(ts.length).toBe(good);
     expect(err).toBe(true);
-    expect(it.err()?.name).toBe('CorruptChunkError');
+    expect(it.err()).toBeInstanceOf(CorruptChunkError);
+    expect((it.err() as CorruptChunkError).code).toBe('ERR_CORRUPTION');
     expect(it.next()).toBe(false);
     expect(it.seek(0)).toBe(false);
   });

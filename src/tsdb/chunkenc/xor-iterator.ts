@@ -13,18 +13,18 @@ import { readUvarint64Bits, readVarintBits, type Uint64Parts } from './varint.js
 import {
   add64,
   CorruptChunkError,
-  FLOAT_SCRATCH,
-  FLOAT_WORDS,
   i64,
   join64,
-  MAX_SAFE,
-  NO_WINDOW,
   split64,
-  WORD_HI,
-  WORD_LO,
   XOR_HEADER_BYTES,
   type XorEncoderState,
 } from './xor-format.js';
+import * as xorFormat from './xor-format.js';
+
+// Hot-path constants copied into module locals. Some loaders (tsx, which runs the tests and
+// benches) compile every use of an imported binding into a getter call; in the per-sample loop
+// that alone cost 4x in throughput.
+const { FLOAT_SCRATCH, FLOAT_WORDS, MAX_SAFE, NO_WINDOW, WORD_HI, WORD_LO } = xorFormat;
 
 const u64: Uint64Parts = { hi: 0, lo: 0 };
 

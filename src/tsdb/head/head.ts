@@ -3,6 +3,7 @@ import { StorageError, StorageErrorCode, type Appender, type Querier } from '../
 import { HeadAppender, type CommitLog } from './head-appender.js';
 import { HeadQuerier } from './head-querier.js';
 import { MemPostings } from './postings.js';
+import { SeriesColumns } from './series-columns.js';
 import { MemSeries, type SealedChunk } from './mem-series.js';
 
 /** Options of the in-memory head. */
@@ -37,6 +38,7 @@ export class Head {
   private readonly byRef: (MemSeries | undefined)[] = [];
   private readonly byHash = new Map<number, MemSeries>();
   private readonly symbols = new Map<string, string>();
+  private readonly columns = new SeriesColumns();
   readonly postings = new MemPostings();
   private lastRef = 0;
   private numSeriesLive = 0;
@@ -86,7 +88,7 @@ export class Head {
     validateLabels(labels);
     if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
     else if (ref > this.lastRef) this.lastRef = ref;
-    const series = new MemSeries(ref, this.intern(labels));
+    const series = new MemSeries(ref, this.intern(labels), this.columns);
     series.nextInBucket = this.byHash.get(hash) ?? null;
     this.byHash.set(hash, series);
     this.byRef[ref] = series;

@@ -1,5 +1,6 @@
 import type { Labels, UnixMs } from '../../model/index.js';
-import { XorChunk, XorIterator } from '../chunkenc/index.js';
+import { XorChunk } from '../chunkenc/index.js';
+import type { SeriesColumns } from './series-columns.js';
 
 /** A sealed, immutable head chunk: exact-size encoded bytes plus its time bounds. */
 export interface SealedChunk {
@@ -12,6 +13,7 @@ export interface SealedChunk {
 export const SAMPLES_PER_CHUNK = 120;
 
 const bitsView = new DataView(new ArrayBuffer(8));
+const NO_CHUNKS: SealedChunk[] = [];
 
 /** Reports whether two floats have the same bit pattern (so NaN payloads compare exactly). */
 export function sameBits(a: number, b: number): boolean {
@@ -29,34 +31,82 @@ export function sameBits(a: number, b: number): boolean {
  * are appended to. Also the bookkeeping appenders use to validate order before commit.
  */
 export class MemSeries {
-  /** Sealed chunks, oldest first. */
-  sealed: SealedChunk[] = [];
+  /** Sealed chunks, oldest first (a shared empty array until the first seal). */
+  sealed: SealedChunk[] = NO_CHUNKS;
   /** The chunk being appended to, or null before the first sample / right after a cut. */
   open: XorChunk | null = null;
-  /** Timestamp of the newest committed sample, or -Infinity when there is none. */
-  lastTMs: UnixMs = -Infinity;
-  /** Value of the newest committed sample (for duplicate detection). */
-  lastValue = 0;
   /** The id of the appender with staged samples for this series, 0 when none. */
   pendingOwner = 0;
-  /** Timestamp and value of the newest staged sample of `pendingOwner`. */
-  pendingTMs: UnixMs = -Infinity;
-  pendingValue = 0;
-  /** Scratch fields of the commit validating this series (see HeadAppender.validate). */
+  /** The commit currently validating this series (see HeadAppender.validate). */
   commitSeq = 0;
-  commitTMs: UnixMs = -Infinity;
-  commitValue = 0;
   /** Whether a SERIES record for this series has been written to the WAL. */
   logged = false;
   /** Next series in the same hash bucket (collision chain). */
   nextInBucket: MemSeries | null = null;
-  /** Upper bound (exclusive) of the block range the open chunk belongs to. */
-  openChunkEndMs: UnixMs = -Infinity;
+  /** Set when `lastValue` must be decoded from the newest sealed chunk (after loading chunks). */
+  private lastValueUnknown = false;
 
   constructor(
     readonly ref: number,
     readonly labels: Labels,
-  ) {}
+    private readonly cols: SeriesColumns,
+  ) {
+    cols.init(ref);
+  }
+
+  /** Timestamp of the newest committed sample, or -Infinity when there is none. */
+  get lastTMs(): UnixMs {
+    return this.cols.lastT[this.ref];
+  }
+  set lastTMs(t: UnixMs) {
+    this.cols.lastT[this.ref] = t;
+  }
+  /** Value of the newest committed sample (for duplicate detection). */
+  get lastValue(): number {
+    if (this.lastValueUnknown) {
+      this.lastValueUnknown = false;
+      const last = this.sealed[this.sealed.length - 1];
+      this.cols.lastV[this.ref] = XorChunk.fromBytes(last.bytes).lastValue();
+    }
+    return this.cols.lastV[this.ref];
+  }
+  set lastValue(v: number) {
+    this.lastValueUnknown = false;
+    this.cols.lastV[this.ref] = v;
+  }
+  /** Timestamp and value of the newest staged sample of `pendingOwner`. */
+  get pendingTMs(): UnixMs {
+    return this.cols.pendingT[this.ref];
+  }
+  set pendingTMs(t: UnixMs) {
+    this.cols.pendingT[this.ref] = t;
+  }
+  get pendingValue(): number {
+    return this.cols.pendingV[this.ref];
+  }
+  set pendingValue(v: number) {
+    this.cols.pendingV[this.ref] = v;
+  }
+  /** Scratch of the commit validating this series: its newest kept sample. */
+  get commitTMs(): UnixMs {
+    return this.cols.commitT[this.ref];
+  }
+  set commitTMs(t: UnixMs) {
+    this.cols.commitT[this.ref] = t;
+  }
+  get commitValue(): number {
+    return this.cols.commitV[this.ref];
+  }
+  set commitValue(v: number) {
+    this.cols.commitV[this.ref] = v;
+  }
+  /** Upper bound (exclusive) of the block range the open chunk belongs to. */
+  get openChunkEndMs(): UnixMs {
+    return this.cols.openEnd[this.ref];
+  }
+  set openChunkEndMs(t: UnixMs) {
+    this.cols.openEnd[this.ref] = t;
+  }
 
   /** Earliest sample time held in memory, or +Infinity when empty. */
   minTimeMs(): UnixMs {
@@ -101,15 +151,20 @@ export class MemSeries {
    * the newest-sample bookkeeping to their end.
    */
   loadSealed(chunks: readonly SealedChunk[]): void {
-    this.sealed.push(...chunks);
-    this.sealed.sort((a, b) => a.minTimeMs - b.minTimeMs);
-    const last = this.sealed[this.sealed.length - 1];
-    if (last.maxTimeMs <= this.lastTMs) return;
-    const it = new XorIterator(last.bytes);
-    while (it.next()) {
-      this.lastTMs = it.at().tMs;
-      this.lastValue = it.at().value;
+    const merged = this.sealed.length === 0 ? chunks.slice() : [...this.sealed, ...chunks];
+    for (let i = 1; i < merged.length; i++) {
+      if (merged[i].minTimeMs < merged[i - 1].minTimeMs) {
+        merged.sort((a, b) => a.minTimeMs - b.minTimeMs);
+        break;
+      }
     }
+    this.sealed = merged;
+    const last = merged[merged.length - 1];
+    if (last.maxTimeMs <= this.lastTMs) return;
+    this.lastTMs = last.maxTimeMs;
+    // Decoding every series' last chunk at open would cost a second per 300k series; the value
+    // is only needed to tell an exact repeat from a duplicate, so it is decoded on first use.
+    this.lastValueUnknown = true;
   }
 
   /**
@@ -133,6 +188,7 @@ export class MemSeries {
     this.open = null;
     if (chunk === null || chunk.numSamples() === 0) return null;
     const sealed: SealedChunk = { minTimeMs: chunk.minTimeMs(), maxTimeMs: chunk.maxTimeMs(), bytes: chunk.sealedBytes() };
+    if (this.sealed === NO_CHUNKS) this.sealed = [];
     this.sealed.push(sealed);
     return sealed;
   }

@@ -6,7 +6,6 @@
  * Record `i` holds `SAMPLES_PER_RECORD` samples: ref `i * 10 + k`, timestamp `i`, value `i + k / 8`.
  * Run: node --import tsx src/tsdb/wal/testdata/crash-writer.ts <dir>
  */
-import * as fs from 'node:fs';
 import { noopLogger } from '../../../model/index.js';
 import { ByteBuffer } from '../byte-buffer.js';
 import { RecordType } from '../format.js';
@@ -32,6 +31,7 @@ for (let i = 0; ; i++) {
   buf.reset();
   encodeSamples(buf, refs, ts, values, SAMPLES_PER_RECORD);
   wal.log([{ type: RecordType.SAMPLES, payload: buf.subarray() }]);
-  // A synchronous write: the line is in the pipe before the next record is logged.
-  fs.writeSync(1, `${i}\n`);
+  // process.stdout writes to a pipe synchronously on Linux, so the line is in the pipe before
+  // the next record is logged; fs.writeSync(1) would fail with EAGAIN once the pipe is full.
+  process.stdout.write(`${i}\n`);
 }
