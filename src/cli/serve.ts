@@ -15,6 +15,7 @@ Flags:
   --retention DURATION      delete blocks older than this (default 15d; 0 disables)
   --retention-size SIZE     delete the oldest blocks above this size (e.g. 50GB; default off)
   --wal-fsync MODE          always | interval | never (default interval)
+  --out-of-order-window DUR accept samples this far behind the newest one (default 0: off)
   --wal-fsync-interval DUR  fsync period for --wal-fsync=interval (default 1s)
   --log-level LEVEL         debug | info | warn | error (default info)
 `;
@@ -32,6 +33,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'retention-size': { type: 'string' },
       'wal-fsync': { type: 'string', default: 'interval' },
       'wal-fsync-interval': { type: 'string', default: '1s' },
+      'out-of-order-window': { type: 'string', default: '0' },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -50,6 +52,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   else if (mode === 'interval') fsync = { mode, intervalMs: parseDurationFlag('wal-fsync-interval', values['wal-fsync-interval']) };
   else throw new UsageError(`invalid --wal-fsync ${JSON.stringify(mode)}: want always, interval or never`);
   const retention = values.retention === '0' ? 0 : parseDurationFlag('retention', values.retention);
+  const oooWindow = values['out-of-order-window'] === '0' ? 0 : parseDurationFlag('out-of-order-window', values['out-of-order-window']);
   const retentionBytes = values['retention-size'] === undefined ? 0 : parseBytes(values['retention-size']);
 
   try {
@@ -61,7 +64,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
   const server = await startServer({
     listen: values.listen,
-    storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync },
+    storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
     logger,
     clock: systemClock,
   });

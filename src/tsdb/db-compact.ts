@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { blocksToDelete, deleteBlock, openBlock, writeBlock, type BlockChunk, type BlockSeriesInput } from './block/index.js';
-import { CHUNK_ENCODING_XOR } from './chunkenc/index.js';
+import { ArraySeriesIterator } from '../model/index.js';
+import { MergedSeriesIterator } from '../storage/index.js';
+import { ChunkListIterator } from './chunk-list-iterator.js';
+import { CHUNK_ENCODING_XOR, XorChunk } from './chunkenc/index.js';
 import type { Db } from './db.js';
-import type { MemSeries } from './head/index.js';
+import { SAMPLES_PER_CHUNK, type MemSeries } from './head/index.js';
 
 /** Counters of compaction and retention. */
 export interface CompactionStats {
@@ -13,7 +16,11 @@ export interface CompactionStats {
   blocksDeleted: number;
 }
 
-/** The chunks of `s` inside `[minTMs, maxTMs)`. Head chunks never straddle a block boundary. */
+/**
+ * The chunks of `s` inside `[minTMs, maxTMs)`. Head chunks never straddle a block boundary, so
+ * they are taken as they are, unless out-of-order samples fall in the range: then the range's
+ * samples are merged and encoded into new chunks.
+ */
 function chunksInRange(s: MemSeries, minTMs: number, maxTMs: number): BlockChunk[] {
   const out: BlockChunk[] = [];
   for (const c of s.sealed) {
@@ -23,7 +30,24 @@ function chunksInRange(s: MemSeries, minTMs: number, maxTMs: number): BlockChunk
   if (open !== null && open.numSamples() > 0 && open.minTimeMs() >= minTMs && open.maxTimeMs() < maxTMs) {
     out.push({ minTimeMs: open.minTimeMs(), maxTimeMs: open.maxTimeMs(), bytes: open.sealedBytes(), encoding: CHUNK_ENCODING_XOR });
   }
-  return out;
+  const ooo = s.ooo?.slice(minTMs, maxTMs - 1) ?? null;
+  if (ooo === null) return out;
+  const merged = new MergedSeriesIterator([
+    new ChunkListIterator().reset(out.map((c) => c.bytes), out.map(() => undefined), minTMs, maxTMs - 1),
+    new ArraySeriesIterator(ooo.tsMs, ooo.values),
+  ]);
+  const rechunked: BlockChunk[] = [];
+  let chunk = new XorChunk();
+  const seal = (): void => {
+    rechunked.push({ minTimeMs: chunk.minTimeMs(), maxTimeMs: chunk.maxTimeMs(), bytes: chunk.sealedBytes(), encoding: CHUNK_ENCODING_XOR });
+    chunk = new XorChunk();
+  };
+  while (merged.next()) {
+    if (chunk.numSamples() >= SAMPLES_PER_CHUNK) seal();
+    chunk.append(merged.at().tMs, merged.at().value);
+  }
+  if (chunk.numSamples() > 0) seal();
+  return rechunked;
 }
 
 /**

@@ -25,6 +25,13 @@ export interface DbOptions {
    * after a crash replays sample by sample.
    */
   walCheckpointBytes?: number;
+  /**
+   * Accept samples up to this far behind the newest sample in the store even when they are older
+   * than their series' newest sample (Prometheus' `out_of_order_time_window`); default 0: such
+   * samples are rejected with `ERR_OUT_OF_ORDER_SAMPLE`, as Prometheus does by default. Samples
+   * older than the newest block are always rejected.
+   */
+  outOfOrderWindowMs?: DurationMs;
   /** Wall clock (block ids, durations). */
   clock?: Clock;
   /** Random source in [0, 1) for block ids. */
@@ -50,6 +57,7 @@ export function resolveDbOptions(o: DbOptions): ResolvedDbOptions {
     fsync: o.fsync ?? { mode: 'interval', intervalMs: 1000 },
     walSegmentBytes: o.walSegmentBytes ?? 128 * 1024 * 1024,
     walCheckpointBytes: o.walCheckpointBytes ?? 64 * 1024 * 1024,
+    outOfOrderWindowMs: o.outOfOrderWindowMs ?? 0,
     clock: o.clock ?? systemClock,
     random: o.random ?? Math.random,
     logger: o.logger ?? noopLogger,

@@ -21,28 +21,78 @@ import {
   type WalRecord,
 } from './wal/index.js';
 
-/** Binds the head's commit log to the WAL: one SERIES record for new series and one SAMPLES record per commit. */
+/**
+ * Binds the head's commit log to the WAL: per commit, one SERIES record for new series, one
+ * SAMPLES record, and an OOO_SAMPLES record when the out-of-order window took samples, all in
+ * one write.
+ */
 export class WalCommitLog implements CommitLog {
   private readonly seriesBuf = new ByteBuffer(4096);
   private readonly samplesBuf = new ByteBuffer(16384);
+  private readonly oooBuf = new ByteBuffer(1024);
   private refs = new Float64Array(1024);
+  private oooRefs = new Float64Array(64);
+  private oooTs = new Float64Array(64);
+  private oooValues = new Float64Array(64);
 
   constructor(private readonly wal: Wal) {}
 
-  logCommit(newSeries: readonly MemSeries[], series: readonly MemSeries[], tsMs: Float64Array, values: Float64Array, count: number): void {
-    if (this.refs.length < count) this.refs = new Float64Array(Math.max(count, this.refs.length * 2));
-    const refs = this.refs;
-    for (let i = 0; i < count; i++) refs[i] = series[i].ref;
-    this.samplesBuf.reset();
-    encodeSamples(this.samplesBuf, refs, tsMs, values, count);
-    const samples = { type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() };
-    if (newSeries.length === 0) {
-      this.wal.log([samples]);
-      return;
+  logCommit(
+    newSeries: readonly MemSeries[],
+    series: readonly MemSeries[],
+    tsMs: Float64Array,
+    values: Float64Array,
+    ooo: Uint8Array | null,
+    count: number,
+  ): void {
+    const records: WalRecord[] = [];
+    if (newSeries.length > 0) {
+      this.seriesBuf.reset();
+      encodeSeries(this.seriesBuf, newSeries);
+      records.push({ type: RecordType.SERIES, payload: this.seriesBuf.subarray() });
     }
-    this.seriesBuf.reset();
-    encodeSeries(this.seriesBuf, newSeries);
-    this.wal.log([{ type: RecordType.SERIES, payload: this.seriesBuf.subarray() }, samples]);
+    if (this.refs.length < count) this.refs = new Float64Array(Math.max(count, this.refs.length * 2));
+    if (ooo === null) {
+      for (let i = 0; i < count; i++) this.refs[i] = series[i].ref;
+      this.samplesBuf.reset();
+      encodeSamples(this.samplesBuf, this.refs, tsMs, values, count);
+      records.push({ type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() });
+    } else {
+      this.logSplit(series, tsMs, values, ooo, count, records);
+    }
+    this.wal.log(records);
+  }
+
+  /** Encodes in-order and out-of-order samples into their two record types. */
+  private logSplit(series: readonly MemSeries[], tsMs: Float64Array, values: Float64Array, ooo: Uint8Array, count: number, records: WalRecord[]): void {
+    if (this.oooRefs.length < count) {
+      this.oooRefs = new Float64Array(count);
+      this.oooTs = new Float64Array(count);
+      this.oooValues = new Float64Array(count);
+    }
+    const inTs = new Float64Array(count);
+    const inValues = new Float64Array(count);
+    let n = 0;
+    let m = 0;
+    for (let i = 0; i < count; i++) {
+      if (ooo[i] === 1) {
+        this.oooRefs[m] = series[i].ref;
+        this.oooTs[m] = tsMs[i];
+        this.oooValues[m++] = values[i];
+      } else {
+        this.refs[n] = series[i].ref;
+        inTs[n] = tsMs[i];
+        inValues[n++] = values[i];
+      }
+    }
+    if (n > 0) {
+      this.samplesBuf.reset();
+      encodeSamples(this.samplesBuf, this.refs, inTs, inValues, n);
+      records.push({ type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() });
+    }
+    this.oooBuf.reset();
+    encodeSamples(this.oooBuf, this.oooRefs, this.oooTs, this.oooValues, m);
+    records.push({ type: RecordType.OOO_SAMPLES, payload: this.oooBuf.subarray() });
   }
 }
 
@@ -118,6 +168,15 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
     head.noteTime(tMs);
     samples++;
   };
+  const onOooSample = (ref: number, tMs: number, value: number): void => {
+    const s = lookup(ref);
+    if (s === undefined) samplesUnknownSeries++;
+    else if (tMs < minValid || !s.insertOoo(tMs, value)) samplesSkipped++;
+    else {
+      head.noteTime(tMs);
+      samples++;
+    }
+  };
   const wal = yield* replayWithCheckpointSteps(walDir, {
     logger,
     onRecord: (type, payload) => {
@@ -140,6 +199,8 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
         });
       } else if (type === RecordType.SAMPLES) {
         decodeSamples(payload, onSample);
+      } else if (type === RecordType.OOO_SAMPLES) {
+        decodeSamples(payload, onOooSample);
       } else if (type === RecordType.HEAD_CHUNK) {
         decodeHeadChunks(payload, (ref, c) => {
           const s = lookup(ref);
@@ -174,6 +235,7 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
       const seriesBuf = new ByteBuffer(1 << 20);
       const chunkBuf = new ByteBuffer(1 << 20);
       const batch: MemSeries[] = [];
+      const oooSeries: MemSeries[] = [];
       const entry: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: HEAD_CHUNK_OPEN, bytes: new Uint8Array(0) };
       const flush = (): void => {
         if (batch.length === 0) return;
@@ -195,9 +257,18 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
           entry.bytes = open.bytes();
           encodeHeadChunk(chunkBuf, s.ref, entry);
         }
+        if (s.ooo !== null && s.ooo.length > 0) oooSeries.push(s);
         if (batch.length >= 1000) flush();
       }
       flush();
+      // Out-of-order samples live only in memory and the WAL: carry them over.
+      for (const s of oooSeries) {
+        const ooo = s.ooo;
+        if (ooo === null || ooo.length === 0) continue;
+        seriesBuf.reset();
+        encodeSamples(seriesBuf, new Float64Array(ooo.length).fill(s.ref), ooo.tsMs, ooo.values, ooo.length);
+        log([{ type: RecordType.OOO_SAMPLES, payload: seriesBuf.subarray() }]);
+      }
     },
   });
   wal.truncateBefore(through + 1);

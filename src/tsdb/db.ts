@@ -63,7 +63,7 @@ export class Db implements Appendable, Queryable {
     const started = performance.now();
     fs.mkdirSync(o.dir, { recursive: true });
     const blocks = openBlocks(o.dir, o.logger);
-    const head = new Head({ blockRangeMs: o.blockRangeMs, log: null });
+    const head = new Head({ blockRangeMs: o.blockRangeMs, oooWindowMs: o.outOfOrderWindowMs, log: null });
     const newestBlockEnd = blocks.reduce((m, b) => Math.max(m, b.meta.maxTimeMs), -Infinity);
     head.minValidTimeMs = newestBlockEnd;
     const walDir = path.join(o.dir, 'wal');

@@ -20,6 +20,8 @@ import { EMPTY_POSTINGS } from './postings.js';
 
 const WINDOW_BYTES = 64 * 1024;
 const MAX_RECORD_PREFIX = 5;
+/** Decoded postings kept per open block, in bytes (an LRU; see `readPostings`). */
+const POSTINGS_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** One decoded series: its labels and chunk metas as `[minTimeMs, maxTimeMs, chunkRef]` triplets. */
 export interface SeriesRecord {
@@ -29,6 +31,10 @@ export interface SeriesRecord {
 
 /** An open index file. Not safe to use after `close()`. */
 export class IndexReader {
+  // Decoded postings lists, most recently used last. Repeated selects (dashboards refreshing
+  // the same panels) then skip decoding the long lists of low-cardinality labels.
+  private readonly postingsCache = new Map<number, Uint32Array>();
+  private postingsCacheBytes = 0;
   private readonly seriesWindow: FileWindow;
   private readonly postingsWindow: FileWindow;
   private readonly decoder: Decoder;
@@ -182,6 +188,26 @@ export class IndexReader {
 
   private readPostings(list: number): Uint32Array {
     this.checkOpen();
+    const cached = this.postingsCache.get(list);
+    if (cached !== undefined) {
+      // Refresh its place in the insertion-ordered map: the oldest entry is evicted first.
+      this.postingsCache.delete(list);
+      this.postingsCache.set(list, cached);
+      return cached;
+    }
+    const decoded = this.decodePostings(list);
+    this.postingsCache.set(list, decoded);
+    this.postingsCacheBytes += decoded.byteLength;
+    for (const [k, v] of this.postingsCache) {
+      if (this.postingsCacheBytes <= POSTINGS_CACHE_BYTES) break;
+      this.postingsCache.delete(k);
+      this.postingsCacheBytes -= v.byteLength;
+    }
+    return decoded;
+  }
+
+  /** Decodes postings list `list` from the file. */
+  private decodePostings(list: number): Uint32Array {
     const starts = this.labels.postingsStarts;
     const start = starts[list];
     const len = starts[list + 1] - start;

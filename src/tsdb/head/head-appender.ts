@@ -6,37 +6,50 @@ import { sameBits, type MemSeries } from './mem-series.js';
 /**
  * Where a commit is made durable before it becomes visible: the DB binds it to the WAL. It gets
  * the series that have never been logged and the samples, as parallel arrays with `count` valid
- * entries (buffers owned by the appender: copy what you keep). It must throw when the write
- * failed; the commit then fails and nothing becomes visible.
+ * entries, `ooo[i] === 1` marking the samples the out-of-order window accepted (null when there
+ * are none). The buffers belong to the appender: copy what you keep. It must throw when the
+ * write failed; the commit then fails and nothing becomes visible.
  */
 export interface CommitLog {
-  logCommit(newSeries: readonly MemSeries[], series: readonly MemSeries[], tsMs: Float64Array, values: Float64Array, count: number): void;
+  logCommit(
+    newSeries: readonly MemSeries[],
+    series: readonly MemSeries[],
+    tsMs: Float64Array,
+    values: Float64Array,
+    ooo: Uint8Array | null,
+    count: number,
+  ): void;
 }
 
 let nextAppenderId = 1;
+let commitSeq = 1;
 const EMPTY: MemSeries[] = [];
 const EMPTY_F64 = new Float64Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 /** Staging buffers, recycled between appenders so a commit per scrape allocates nothing. */
 interface Staging {
   series: MemSeries[];
   tsMs: Float64Array;
   values: Float64Array;
+  ooo: Uint8Array;
 }
 const stagingPool: Staging[] = [];
-let commitSeq = 1;
 
 /**
  * The head's `Appender`. Stages samples in reused typed arrays; `commit` validates them again in
  * order (another appender may have committed since), writes the valid ones to the commit log in
- * one record batch and then appends them to the series' chunks.
+ * one batch and then appends them to the series' chunks (or, for samples the out-of-order window
+ * accepted, to the series' out-of-order samples).
  */
 export class HeadAppender implements Appender {
   private readonly id = nextAppenderId++;
   private series: MemSeries[] = EMPTY;
   private tsMs: Float64Array = EMPTY_F64;
   private values: Float64Array = EMPTY_F64;
+  private ooo: Uint8Array = EMPTY_U8;
   private count = 0;
+  private oooCount = 0;
   private closed = false;
 
   constructor(private readonly head: Head) {}
@@ -49,30 +62,42 @@ export class HeadAppender implements Appender {
     const head = this.head;
     let s = ref > 0 ? head.seriesByRef(ref) : undefined;
     if (s === undefined) s = head.getOrCreate(labels);
+    const mine = s.pendingOwner === this.id;
+    const lastT = mine ? s.pendingTMs : s.lastTMs;
+    if (tMs === lastT) {
+      if (sameBits(value, mine ? s.pendingValue : s.lastValue)) return s.ref; // an exact repeat is ignored
+      throw this.duplicate(s, tMs);
+    }
+    if (tMs > lastT && tMs >= head.appendableMinValidTimeMs()) {
+      s.pendingOwner = this.id;
+      s.pendingTMs = tMs;
+      s.pendingValue = value;
+      this.stage(s, tMs, value, 0);
+      return s.ref;
+    }
+    // Behind the series' newest sample, or behind what the in-order head accepts.
+    if (head.options.oooWindowMs > 0) {
+      if (tMs < head.oooMinValidTimeMs()) {
+        head.stats.tooOldRejected++;
+        throw new StorageError(
+          StorageErrorCode.TOO_OLD_SAMPLE,
+          `too old sample at ${tMs} for ${s.labels.toString()}: older than the out-of-order window allows (${head.oooMinValidTimeMs()})`,
+        );
+      }
+      const i = s.ooo?.indexOf(tMs) ?? -1;
+      if (i >= 0) {
+        if (sameBits(value, (s.ooo as NonNullable<typeof s.ooo>).values[i])) return s.ref;
+        throw this.duplicate(s, tMs);
+      }
+      this.stage(s, tMs, value, 1);
+      return s.ref;
+    }
     if (tMs < head.appendableMinValidTimeMs()) {
       head.stats.outOfBoundsRejected++;
       throw new StorageError(StorageErrorCode.OUT_OF_BOUNDS, `out of bounds: sample at ${tMs} for ${s.labels.toString()} is older than the head accepts`);
     }
-    const mine = s.pendingOwner === this.id;
-    const lastT = mine ? s.pendingTMs : s.lastTMs;
-    if (tMs <= lastT) {
-      const lastV = mine ? s.pendingValue : s.lastValue;
-      if (tMs === lastT) {
-        if (sameBits(value, lastV)) return s.ref; // an exact repeat is accepted and ignored
-        head.stats.duplicateRejected++;
-        throw new StorageError(
-          StorageErrorCode.DUPLICATE_SAMPLE_FOR_TIMESTAMP,
-          `duplicate sample for timestamp ${tMs} of ${s.labels.toString()} with a different value`,
-        );
-      }
-      head.stats.outOfOrderRejected++;
-      throw new StorageError(StorageErrorCode.OUT_OF_ORDER_SAMPLE, `out of order sample at ${tMs} for ${s.labels.toString()} (newest is ${lastT})`);
-    }
-    s.pendingOwner = this.id;
-    s.pendingTMs = tMs;
-    s.pendingValue = value;
-    this.stage(s, tMs, value);
-    return s.ref;
+    head.stats.outOfOrderRejected++;
+    throw new StorageError(StorageErrorCode.OUT_OF_ORDER_SAMPLE, `out of order sample at ${tMs} for ${s.labels.toString()} (newest is ${lastT})`);
   }
 
   async commit(): Promise<void> {
@@ -99,7 +124,7 @@ export class HeadAppender implements Appender {
       }
       if (head.options.log !== null) {
         try {
-          head.options.log.logCommit(newSeries, this.series, this.tsMs, this.values, kept);
+          head.options.log.logCommit(newSeries, this.series, this.tsMs, this.values, this.oooCount > 0 ? this.ooo : null, kept);
         } catch (e) {
           for (const s of newSeries) s.logged = false;
           throw new StorageError(StorageErrorCode.UNAVAILABLE, `write-ahead log write failed: ${(e as Error).message}`, { cause: e });
@@ -110,10 +135,15 @@ export class HeadAppender implements Appender {
       for (let i = 0; i < kept; i++) {
         const s = this.series[i];
         const t = this.tsMs[i];
-        const hadOpen = s.open !== null;
-        const sealed = s.appendCommitted(t, this.values[i], rangeMs);
-        if (sealed !== null && onSealed !== undefined) onSealed(s, sealed);
-        if (!hadOpen || sealed !== null) head.stats.chunksCreated++;
+        if (this.oooCount > 0 && this.ooo[i] === 1) {
+          s.insertOoo(t, this.values[i]);
+          head.stats.oooAppended++;
+        } else {
+          const hadOpen = s.open !== null;
+          const sealed = s.appendCommitted(t, this.values[i], rangeMs);
+          if (sealed !== null && onSealed !== undefined) onSealed(s, sealed);
+          if (!hadOpen || sealed !== null) head.stats.chunksCreated++;
+        }
         head.noteTime(t);
       }
       head.stats.samplesAppended += kept;
@@ -129,11 +159,21 @@ export class HeadAppender implements Appender {
     this.release();
   }
 
-  private stage(s: MemSeries, tMs: UnixMs, value: number): void {
+  private duplicate(s: MemSeries, tMs: UnixMs): StorageError {
+    this.head.stats.duplicateRejected++;
+    return new StorageError(
+      StorageErrorCode.DUPLICATE_SAMPLE_FOR_TIMESTAMP,
+      `duplicate sample for timestamp ${tMs} of ${s.labels.toString()} with a different value`,
+    );
+  }
+
+  private stage(s: MemSeries, tMs: UnixMs, value: number, ooo: number): void {
     if (this.count === this.tsMs.length) this.grow();
     this.series[this.count] = s;
     this.tsMs[this.count] = tMs;
     this.values[this.count] = value;
+    this.ooo[this.count] = ooo;
+    this.oooCount += ooo;
     this.count++;
   }
 
@@ -141,52 +181,79 @@ export class HeadAppender implements Appender {
     if (this.tsMs.length === 0) {
       const pooled = stagingPool.pop();
       if (pooled !== undefined) {
-        this.series = pooled.series;
-        this.tsMs = pooled.tsMs;
-        this.values = pooled.values;
+        ({ series: this.series, tsMs: this.tsMs, values: this.values, ooo: this.ooo } = pooled);
         return;
       }
       this.series = [];
       this.tsMs = new Float64Array(512);
       this.values = new Float64Array(512);
+      this.ooo = new Uint8Array(512);
       return;
     }
-    {
-      const grownT = new Float64Array(this.count * 2);
-      grownT.set(this.tsMs);
-      this.tsMs = grownT;
-      const grownV = new Float64Array(this.count * 2);
-      grownV.set(this.values);
-      this.values = grownV;
-    }
+    const size = this.count * 2;
+    const t = new Float64Array(size);
+    t.set(this.tsMs);
+    this.tsMs = t;
+    const v = new Float64Array(size);
+    v.set(this.values);
+    this.values = v;
+    const o = new Uint8Array(size);
+    o.set(this.ooo);
+    this.ooo = o;
   }
 
   /**
    * Re-checks staged samples in order against what is committed now and compacts the valid ones
-   * to the front of the arrays. Returns how many remain.
+   * to the front of the arrays. An in-order sample that another commit overtook meanwhile becomes
+   * out-of-order when the window takes it, else it is dropped (and counted). Returns how many remain.
    */
   private validate(): number {
+    const head = this.head;
     const seq = commitSeq++;
-    const minValid = this.head.appendableMinValidTimeMs();
+    const minValid = head.appendableMinValidTimeMs();
+    const window = head.options.oooWindowMs > 0;
+    const oooMin = head.oooMinValidTimeMs();
     let kept = 0;
+    let oooKept = 0;
     for (let i = 0; i < this.count; i++) {
       const s = this.series[i];
       const t = this.tsMs[i];
       const v = this.values[i];
-      const seen = s.commitSeq === seq;
-      const lastT = seen ? s.commitTMs : s.lastTMs;
-      if (t <= lastT || t < minValid) {
-        if (!(t === lastT && sameBits(v, seen ? s.commitValue : s.lastValue))) this.head.stats.droppedAtCommit++;
-        continue;
+      let ooo = this.oooCount > 0 ? this.ooo[i] : 0;
+      if (ooo === 0) {
+        const seen = s.commitSeq === seq;
+        const lastT = seen ? s.commitTMs : s.lastTMs;
+        if (t === lastT && sameBits(v, seen ? s.commitValue : s.lastValue)) continue; // exact repeat
+        if (t > lastT && t >= minValid) {
+          s.commitSeq = seq;
+          s.commitTMs = t;
+          s.commitValue = v;
+        } else if (window && t !== lastT && t >= oooMin) {
+          ooo = 1;
+        } else {
+          head.stats.droppedAtCommit++;
+          continue;
+        }
       }
-      s.commitSeq = seq;
-      s.commitTMs = t;
-      s.commitValue = v;
+      if (ooo === 1) {
+        if (t < oooMin) {
+          head.stats.droppedAtCommit++;
+          continue;
+        }
+        const j = s.ooo?.indexOf(t) ?? -1;
+        if (j >= 0) {
+          if (!sameBits(v, (s.ooo as NonNullable<typeof s.ooo>).values[j])) head.stats.droppedAtCommit++;
+          continue;
+        }
+      }
       this.series[kept] = s;
       this.tsMs[kept] = t;
       this.values[kept] = v;
+      this.ooo[kept] = ooo;
+      oooKept += ooo;
       kept++;
     }
+    this.oooCount = oooKept;
     return kept;
   }
 
@@ -202,11 +269,13 @@ export class HeadAppender implements Appender {
     if (this.tsMs.length > 0 && stagingPool.length < 64) {
       // Drop series references so removed series can be collected; keep the arrays for reuse.
       this.series.length = 0;
-      stagingPool.push({ series: this.series, tsMs: this.tsMs, values: this.values });
+      stagingPool.push({ series: this.series, tsMs: this.tsMs, values: this.values, ooo: this.ooo });
     }
     this.series = EMPTY;
     this.tsMs = EMPTY_F64;
     this.values = EMPTY_F64;
+    this.ooo = EMPTY_U8;
     this.count = 0;
+    this.oooCount = 0;
   }
 }

@@ -1,10 +1,10 @@
-import type { Matcher, SeriesIterator, UnixMs, Labels } from '../../model/index.js';
-import { ArraySeriesSet, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
+import { ArraySeriesIterator, type Labels, type Matcher, type SeriesIterator, type UnixMs } from '../../model/index.js';
+import { ArraySeriesSet, MergedSeriesIterator, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
 import { ChunkListIterator } from '../chunk-list-iterator.js';
 import type { Head } from './head.js';
 import type { MemSeries } from './mem-series.js';
 
-/** A head series as seen by one querier: a snapshot of its chunk list at select time. */
+/** A head series as seen by one querier: a snapshot of its chunk list (and out-of-order samples) at select time. */
 class HeadSeries implements Series {
   constructor(
     readonly labels: Labels,
@@ -12,9 +12,14 @@ class HeadSeries implements Series {
     private readonly counts: (number | undefined)[],
     private readonly minTMs: UnixMs,
     private readonly maxTMs: UnixMs,
+    private readonly ooo: { tsMs: Float64Array; values: Float64Array } | null,
   ) {}
 
   iterator(reuse?: SeriesIterator): SeriesIterator {
+    if (this.ooo !== null) {
+      const inOrder = new ChunkListIterator().reset(this.chunks, this.counts, this.minTMs, this.maxTMs);
+      return new MergedSeriesIterator([inOrder, new ArraySeriesIterator(this.ooo.tsMs, this.ooo.values)]);
+    }
     const it = reuse instanceof ChunkListIterator ? reuse : new ChunkListIterator();
     return it.reset(this.chunks, this.counts, this.minTMs, this.maxTMs);
   }
@@ -22,9 +27,9 @@ class HeadSeries implements Series {
 
 /**
  * Collects the chunks of `s` that overlap `[minTMs, maxTMs]`, capturing the open chunk's current
- * sample count so later appends stay invisible to this reader. Returns false when none overlaps.
+ * sample count so later appends stay invisible to this reader.
  */
-function snapshotChunks(s: MemSeries, minTMs: UnixMs, maxTMs: UnixMs, chunks: Uint8Array[], counts: (number | undefined)[]): boolean {
+function snapshotChunks(s: MemSeries, minTMs: UnixMs, maxTMs: UnixMs, chunks: Uint8Array[], counts: (number | undefined)[]): void {
   for (const c of s.sealed) {
     if (c.maxTimeMs < minTMs || c.minTimeMs > maxTMs) continue;
     chunks.push(c.bytes);
@@ -35,7 +40,6 @@ function snapshotChunks(s: MemSeries, minTMs: UnixMs, maxTMs: UnixMs, chunks: Ui
     chunks.push(open.bytes());
     counts.push(open.numSamples());
   }
-  return chunks.length > 0;
 }
 
 /** The head's `Querier`: postings for selection, chunk snapshots for reading. */
@@ -57,12 +61,11 @@ export class HeadQuerier implements Querier {
       if (s === undefined) continue;
       const chunks: Uint8Array[] = [];
       const counts: (number | undefined)[] = [];
-      if (!snapshotChunks(s, this.minTMs, this.maxTMs, chunks, counts)) continue;
-      if (hints?.labelsOnly === true) {
-        out.push(new HeadSeries(s.labels, [], [], this.minTMs, this.maxTMs));
-      } else {
-        out.push(new HeadSeries(s.labels, chunks, counts, this.minTMs, this.maxTMs));
-      }
+      snapshotChunks(s, this.minTMs, this.maxTMs, chunks, counts);
+      const ooo = s.ooo?.slice(this.minTMs, this.maxTMs) ?? null;
+      if (chunks.length === 0 && ooo === null) continue;
+      if (hints?.labelsOnly === true) out.push(new HeadSeries(s.labels, [], [], this.minTMs, this.maxTMs, null));
+      else out.push(new HeadSeries(s.labels, chunks, counts, this.minTMs, this.maxTMs, ooo));
     }
     out.sort((a, b) => a.labels.compare(b.labels));
     return new ArraySeriesSet(out);
@@ -93,7 +96,7 @@ export class HeadQuerier implements Querier {
     const refs = this.head.postings.select(matchers ?? []);
     for (let i = 0; i < refs.length; i++) {
       const s = this.head.seriesByRef(refs[i]);
-      if (s !== undefined && s.minTimeMs() <= this.maxTMs && s.lastTMs >= this.minTMs) yield s;
+      if (s !== undefined && s.minTimeMs() <= this.maxTMs && s.maxTimeMs() >= this.minTMs) yield s;
     }
   }
 

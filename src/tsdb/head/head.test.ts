@@ -5,7 +5,7 @@ import { Head } from './head.js';
 const HOUR = 3_600_000;
 
 function newHead(): Head {
-  return new Head({ blockRangeMs: 2 * HOUR, log: null });
+  return new Head({ blockRangeMs: 2 * HOUR, oooWindowMs: 0, log: null });
 }
 
 runAppenderSuite(

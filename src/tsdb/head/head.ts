@@ -12,6 +12,12 @@ export interface HeadOptions {
   blockRangeMs: UnixMs;
   /** Where commits are made durable before they become visible (the WAL); null for memory only. */
   log: CommitLog | null;
+  /**
+   * How far behind the newest sample in the head a sample may be and still be accepted out of
+   * order (Prometheus' `out_of_order_time_window`); 0 disables. Never further back than the
+   * newest persisted block.
+   */
+  oooWindowMs: UnixMs;
   /** Called with every chunk the head seals, so it can be persisted (head chunks file). */
   onChunkSealed?: (series: MemSeries, chunk: SealedChunk) => void;
 }
@@ -24,6 +30,8 @@ export interface HeadStats {
   outOfOrderRejected: number;
   duplicateRejected: number;
   outOfBoundsRejected: number;
+  tooOldRejected: number;
+  oooAppended: number;
   droppedAtCommit: number;
   chunksCreated: number;
 }
@@ -54,6 +62,8 @@ export class Head {
     outOfOrderRejected: 0,
     duplicateRejected: 0,
     outOfBoundsRejected: 0,
+    tooOldRejected: 0,
+    oooAppended: 0,
     droppedAtCommit: 0,
     chunksCreated: 0,
   };
@@ -118,6 +128,11 @@ export class Head {
     // Like Prometheus, refuse samples more than half a block range behind the newest one, so the
     // head never grows backwards past what the next block cut can take.
     return Math.max(this.minValidTimeMs, this.maxTimeMs - this.options.blockRangeMs / 2);
+  }
+
+  /** The lowest timestamp the out-of-order window accepts now. */
+  oooMinValidTimeMs(): UnixMs {
+    return Math.max(this.minValidTimeMs, this.maxTimeMs - this.options.oooWindowMs);
   }
 
   /** Records that a committed sample at `tMs` entered the head. */

@@ -1,5 +1,6 @@
 import type { Labels, UnixMs } from '../../model/index.js';
 import { XorChunk } from '../chunkenc/index.js';
+import { OooSamples } from './ooo-samples.js';
 import type { SeriesColumns } from './series-columns.js';
 
 /** A sealed, immutable head chunk: exact-size encoded bytes plus its time bounds. */
@@ -35,6 +36,8 @@ export class MemSeries {
   sealed: SealedChunk[] = NO_CHUNKS;
   /** The chunk being appended to, or null before the first sample / right after a cut. */
   open: XorChunk | null = null;
+  /** Samples the out-of-order window accepted behind the newest one; null when none. */
+  ooo: OooSamples | null = null;
   /** The id of the appender with staged samples for this series, 0 when none. */
   pendingOwner = 0;
   /** The commit currently validating this series (see HeadAppender.validate). */
@@ -110,15 +113,24 @@ export class MemSeries {
 
   /** Earliest sample time held in memory, or +Infinity when empty. */
   minTimeMs(): UnixMs {
-    if (this.sealed.length > 0) return this.sealed[0].minTimeMs;
-    return this.open !== null && this.open.numSamples() > 0 ? this.open.minTimeMs() : Infinity;
+    let t = Infinity;
+    if (this.sealed.length > 0) t = this.sealed[0].minTimeMs;
+    else if (this.open !== null && this.open.numSamples() > 0) t = this.open.minTimeMs();
+    const ooo = this.ooo;
+    return ooo !== null && ooo.length > 0 && ooo.tsMs[0] < t ? ooo.tsMs[0] : t;
   }
 
-  /** Number of samples held in memory. */
-  numSamples(): number {
-    let n = this.open?.numSamples() ?? 0;
-    for (const c of this.sealed) n += XorChunk.fromBytes(c.bytes).numSamples();
-    return n;
+  /** Newest sample time held (in order or out of order), or -Infinity when empty. */
+  maxTimeMs(): UnixMs {
+    const ooo = this.ooo;
+    const last = this.lastTMs;
+    return ooo !== null && ooo.length > 0 && ooo.tsMs[ooo.length - 1] > last ? ooo.tsMs[ooo.length - 1] : last;
+  }
+
+  /** Stores an out-of-order sample; false when one exists at `tMs` already. */
+  insertOoo(tMs: UnixMs, value: number): boolean {
+    this.ooo ??= new OooSamples();
+    return this.ooo.insert(tMs, value);
   }
 
   /**
@@ -208,6 +220,10 @@ export class MemSeries {
     if (this.open !== null && this.open.numSamples() > 0 && this.open.maxTimeMs() < minTMs) {
       dropped += this.open.numSamples();
       this.open = null;
+    }
+    if (this.ooo !== null) {
+      dropped += this.ooo.dropBefore(minTMs);
+      if (this.ooo.length === 0) this.ooo = null;
     }
     return dropped;
   }

@@ -123,22 +123,42 @@ export class MemPostings {
   }
 }
 
-/** Intersects two sorted ref lists. */
+/**
+ * Intersects two sorted ref lists. Walks the shorter one and gallops through the longer one, so
+ * a handful of refs against a list of 40,000 costs a few hundred comparisons, not 40,000.
+ */
 export function intersect(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length > b.length) [a, b] = [b, a];
   const out: number[] = [];
-  let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) {
+  for (let i = 0; i < a.length && j < b.length; i++) {
     const x = a[i];
-    const y = b[j];
-    if (x === y) {
+    if (b[j] < x) j = lowerBound(b, x, j + 1);
+    if (j < b.length && b[j] === x) {
       out.push(x);
-      i++;
       j++;
-    } else if (x < y) i++;
-    else j++;
+    }
   }
   return out;
+}
+
+/** The first index `i >= from` with `list[i] >= v` (exponential, then binary search). */
+function lowerBound(list: readonly number[], v: number, from: number): number {
+  let lo = from;
+  let hi = from;
+  let step = 1;
+  while (hi < list.length && list[hi] < v) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > list.length) hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Removes the refs of sorted list `b` from sorted list `a`. */

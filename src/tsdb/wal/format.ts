@@ -25,8 +25,8 @@ export const MAX_PAYLOAD_BYTES = 0xffff_ffff;
 export const DEFAULT_SEGMENT_SIZE_BYTES = 128 * 1024 * 1024;
 
 /**
- * Record types of format v1. `TOMBSTONES` and `HEAD_CHUNK` are reserved: v1 writers never
- * write them, v1 readers accept them as valid frames and hand them to the caller unchanged.
+ * Record types of format v1. `TOMBSTONES` is reserved: v1 writers never write it, v1 readers
+ * accept it as a valid frame and hand it to the caller unchanged.
  */
 export const RecordType = {
   /** New series: `(ref, labels)` entries. */
@@ -35,8 +35,10 @@ export const RecordType = {
   SAMPLES: 2,
   /** Reserved for deletion requests. */
   TOMBSTONES: 3,
-  /** Reserved for memory-mapped head chunk references. */
+  /** Encoded head chunks: sealed ones in the head-chunks log, open ones in checkpoints. */
   HEAD_CHUNK: 4,
+  /** A batch of out-of-order samples (same payload as SAMPLES), accepted by the out-of-order window. */
+  OOO_SAMPLES: 5,
 } as const;
 
 /** One of the values of `RecordType`. */
@@ -44,7 +46,7 @@ export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 /** Reports whether `type` is a record type that format v1 defines (reserved ones included). */
 export function isKnownRecordType(type: number): type is RecordType {
-  return type >= RecordType.SERIES && type <= RecordType.HEAD_CHUNK;
+  return type >= RecordType.SERIES && type <= RecordType.OOO_SAMPLES;
 }
 
 /** Writes a v1 segment header into `out` at `pos` (8 bytes must be available). */
