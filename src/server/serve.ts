@@ -47,9 +47,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   });
   const http = await listen(o.listen, routes, o.logger);
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
-  const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then((opened) => {
-    db = opened;
-  });
+  const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
+    (opened) => {
+      db = opened;
+    },
+    async (e: unknown) => {
+      // Without a store there is nothing to serve: stop listening so the process can exit.
+      o.logger.error('opening the store failed', { err: e instanceof Error ? e.message : String(e) });
+      await http.close();
+      throw e;
+    },
+  );
   let closing: Promise<void> | null = null;
   return {
     http,

@@ -12,7 +12,7 @@ export const StorageErrorCode = {
   OUT_OF_BOUNDS: 'ERR_OUT_OF_BOUNDS',
   /** A sample is older than the out-of-order window allows. */
   TOO_OLD_SAMPLE: 'ERR_TOO_OLD_SAMPLE',
-  /** A label set is empty, lacks a metric name, or has an invalid name. */
+  /** A label set lacks a metric name or has an empty label name. */
   INVALID_LABELS: 'ERR_INVALID_LABELS',
   /** A timestamp is not a safe integer. */
   INVALID_TIMESTAMP: 'ERR_INVALID_TIMESTAMP',

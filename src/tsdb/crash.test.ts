@@ -26,7 +26,9 @@ function runAndKill(dir: string, startBatch: number, acks: number): Promise<numb
       last = Number(line);
       if (last >= startBatch + acks) child.kill('SIGKILL');
     });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000); // never leak the child
     child.on('exit', (code, signal) => {
+      clearTimeout(timer);
       if (signal === 'SIGKILL') resolve(last);
       else reject(new Error(`crash appender exited with ${code}: ${stderr}`));
     });

@@ -61,6 +61,22 @@ describe('out-of-order window', () => {
     expect(db.stats().head.oooAppended).toBe(2);
   });
 
+  it('treats an out-of-order sample at an existing timestamp as a repeat or a duplicate', async () => {
+    const t = tempDir('ooo-dup');
+    cleanups.push(t.remove);
+    const db = await open(t.dir);
+    await append(db, [[40 * MIN, 4], [50 * MIN, 5]]);
+    const app = db.appender();
+    expect(app.append(0, L, 40 * MIN, 4)).toBeGreaterThan(0); // the in-order sample, repeated
+    expect(codeOf(() => app.append(0, L, 40 * MIN, 7))).toBe(StorageErrorCode.DUPLICATE_SAMPLE_FOR_TIMESTAMP);
+    app.append(0, L, 35 * MIN, 3.5);
+    expect(app.append(0, L, 35 * MIN, 3.5)).toBeGreaterThan(0); // staged twice in one batch: a repeat
+    expect(codeOf(() => app.append(0, L, 35 * MIN, 9))).toBe(StorageErrorCode.DUPLICATE_SAMPLE_FOR_TIMESTAMP);
+    await app.commit();
+    expect(read(db)).toEqual([[35 * MIN, 3.5], [40 * MIN, 4], [50 * MIN, 5]]);
+    expect(db.stats().head.droppedAtCommit).toBe(0);
+  });
+
   it('keeps out-of-order samples through WAL replay, checkpoints and restarts', async () => {
     const t = tempDir('ooo-restart');
     cleanups.push(t.remove);

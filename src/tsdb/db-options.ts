@@ -9,7 +9,7 @@ export interface DbOptions {
   blockRangeMs?: DurationMs;
   /** Delete blocks whose end is this far behind the newest block's end; default 15 d; 0 disables. */
   retentionMs?: DurationMs;
-  /** Delete the oldest blocks while blocks + WAL exceed this many bytes; 0 (default) disables. */
+  /** Delete the oldest blocks while blocks + WAL + head-chunks log exceed this many bytes; 0 (default) disables. */
   retentionBytes?: number;
   /**
    * When the WAL is fsynced. Default `{ mode: 'interval', intervalMs: 1000 }`: a process crash

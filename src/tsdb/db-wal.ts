@@ -117,12 +117,20 @@ export interface LoadedHeadChunks {
   report: ReplayReport;
   /** The newest chunk end per head-chunks segment, for `HeadChunksLog.open`. */
   segmentMaxTimeMs: Map<number, number>;
+  /**
+   * The largest series ref in the log. New series must never reuse a ref that has chunks here:
+   * when a WAL repair lost a series' SERIES record, its chunks stay in the log (orphans, ignored)
+   * until a block cut drops them, and a new series with the same ref would inherit them.
+   */
+  maxRef: number;
 }
 
 /** Reads the head-chunks log, keeping chunks not yet in a block. Yields after each segment. */
 export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logger: Logger): Generator<number, LoadedHeadChunks> {
   const sealedByRef = new Map<number, SealedChunk[]>();
+  let maxRef = 0;
   const { report, segmentMaxTimeMs } = yield* HeadChunksLog.replay(chunksDir, logger, (ref, c) => {
+    if (ref > maxRef) maxRef = ref;
     if (c.maxTimeMs < minValidTimeMs) return; // already in a block
     let list = sealedByRef.get(ref);
     if (list === undefined) sealedByRef.set(ref, (list = []));
@@ -130,7 +138,7 @@ export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logge
     // third of the memory of separate buffers), and they leave the head together at a block cut.
     list.push({ minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, bytes: c.bytes.subarray() });
   });
-  return { sealedByRef, report, segmentMaxTimeMs };
+  return { sealedByRef, report, segmentMaxTimeMs, maxRef };
 }
 
 /**

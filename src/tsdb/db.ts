@@ -72,6 +72,7 @@ export class Db implements Appendable, Queryable {
     let chunksLog: HeadChunksLog | null = null;
     try {
       const loaded = await drainYielding(loadHeadChunks(chunksDir, head.minValidTimeMs, o.logger));
+      head.reserveRef(loaded.maxRef);
       // Open the head-chunks log before the WAL replay: chunks the replay seals go there too.
       chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs);
       const log = chunksLog;

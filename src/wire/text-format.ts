@@ -15,12 +15,20 @@ export interface MetricFamily {
 /** The content type of Prometheus text exposition format 0.0.4. */
 export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-/** Formats a float the way Prometheus' text format does (`+Inf`, `-Inf`, `NaN`, shortest round-trip). */
+/**
+ * Formats a float as Prometheus' Go code does (`strconv.FormatFloat(v, 'g', -1, 64)`): the
+ * shortest digits that round-trip, in exponent form (`1e+06`, `1.5e-05`) when the decimal
+ * exponent is below -4 or at least 6, else in plain form; `+Inf`, `-Inf`, `NaN`, and `-0`.
+ */
 export function formatFloat(v: number): string {
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '-Inf';
   if (Number.isNaN(v)) return 'NaN';
-  return String(v);
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const [mantissa, expText] = v.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(v); // plain notation for exponents in [-4, 6), as JavaScript already prints them
 }
 
 function escapeLabelValue(v: string): string {

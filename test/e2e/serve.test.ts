@@ -37,6 +37,16 @@ describe('infersight serve (whole process)', () => {
     expect(code).toBe(2);
   });
 
+  it('exits with status 1 and says why when the data directory cannot be opened', async () => {
+    const t = tempDir('e2e-bad-data');
+    cleanups.push(t.remove);
+    const file = `${t.dir}/not-a-directory`;
+    (await import('node:fs')).writeFileSync(file, 'x');
+    const { code, stderr } = await runCli(['serve', '--listen', '127.0.0.1:0', '--data', file]);
+    expect(stderr).toMatch(/opening the store failed/);
+    expect(code).toBe(1);
+  });
+
   it('prints help', async () => {
     const { code, stdout } = await runCli(['serve', '--help']);
     expect(code).toBe(0);

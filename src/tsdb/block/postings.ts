@@ -64,10 +64,11 @@ export function unionPostings(lists: readonly Uint32Array[]): Uint32Array {
 }
 
 /**
- * The first index `i >= from` with `list[i] >= v`, or `list.length`. Exponential search from
- * `from`, then binary search, so skipping k entries costs O(log k).
+ * The first index `i >= from` with `list[i] >= v`, or `list.length`, in an ascending list.
+ * Exponential search from `from`, then binary search, so skipping k entries costs O(log k).
+ * Shared by the block postings and the head's in-memory postings.
  */
-export function lowerBound(list: Uint32Array, v: number, from: number): number {
+export function lowerBound(list: ArrayLike<number>, v: number, from: number): number {
   let lo = from;
   let step = 1;
   let hi = from;

@@ -5,6 +5,8 @@
  * bits of the last byte are always zero, so `bytes()` can be handed to a reader as is.
  */
 
+import { allocChunkBytes, copyChunkBytes } from './byte-arena.js';
+
 const INITIAL_CAPACITY_BYTES = 32;
 
 /**
@@ -22,7 +24,7 @@ export class BitWriter {
 
   /** Creates an empty writer whose first buffer holds `initialCapacityBytes` bytes. */
   constructor(initialCapacityBytes: number = INITIAL_CAPACITY_BYTES) {
-    this.buf = new Uint8Array(Math.max(1, initialCapacityBytes | 0));
+    this.buf = allocChunkBytes(Math.max(1, initialCapacityBytes | 0));
   }
 
   /**
@@ -115,7 +117,7 @@ export class BitWriter {
 
   /** Returns an exact-size copy of the written bytes, detached from the writer's buffer. */
   copyBytes(): Uint8Array {
-    return this.buf.slice(0, this.lengthBytes);
+    return copyChunkBytes(this.buf.subarray(0, this.lengthBytes));
   }
 
   /**
@@ -131,7 +133,7 @@ export class BitWriter {
     if (minBits > 0x7fffffff) throw new RangeError('bit stream longer than 2^31 bits');
     let capacity = this.buf.length * 2;
     while (capacity * 8 < minBits) capacity *= 2;
-    const next = new Uint8Array(capacity);
+    const next = allocChunkBytes(capacity);
     next.set(this.buf.subarray(0, this.lengthBytes));
     this.buf = next;
   }

@@ -1,9 +1,10 @@
 /**
  * Chunk encodings of the embedded TSDB: the Gorilla-style XOR chunk and the bit-stream and
- * varint primitives it is built on (the varint byte-buffer helpers are shared with the WAL and
- * the block index). The byte layout is specified in `docs/formats/chunks.md`.
+ * varint primitives it is built on, plus the slab arena chunk bytes come from. The byte layout
+ * is specified in `docs/formats/chunks.md`.
  */
 export { BitReader } from './bit-reader.js';
+export { allocChunkBytes, copyChunkBytes } from './byte-arena.js';
 export { BitWriter } from './bit-writer.js';
 export {
   byteCursor,

@@ -5,6 +5,7 @@
  * layout (format version 1) is specified in `docs/formats/chunks.md`.
  */
 import { BitWriter } from './bit-writer.js';
+import { copyChunkBytes } from './byte-arena.js';
 import { writeUvarint64Bits, writeUvarintBits, writeVarintBits } from './varint.js';
 import {
   CHUNK_ENCODING_XOR,
@@ -167,7 +168,7 @@ export class XorChunk {
 
   /** An exact-size copy of the encoded bytes, for persistence or to trim a finished chunk. */
   sealedBytes(): Uint8Array {
-    return this.writer !== null ? this.writer.copyBytes() : (this.encoded as Uint8Array).slice();
+    return this.writer !== null ? this.writer.copyBytes() : copyChunkBytes(this.encoded as Uint8Array);
   }
 
   /**

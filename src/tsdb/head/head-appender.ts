@@ -1,7 +1,7 @@
 import type { Labels, UnixMs } from '../../model/index.js';
 import { StorageError, StorageErrorCode, type Appender, type SeriesRef } from '../../storage/index.js';
 import type { Head } from './head.js';
-import { sameBits, type MemSeries } from './mem-series.js';
+import { FOUND, sameBits, type MemSeries } from './mem-series.js';
 
 /**
  * Where a commit is made durable before it becomes visible: the DB binds it to the WAL. It gets
@@ -84,9 +84,10 @@ export class HeadAppender implements Appender {
           `too old sample at ${tMs} for ${s.labels.toString()}: older than the out-of-order window allows (${head.oooMinValidTimeMs()})`,
         );
       }
-      const i = s.ooo?.indexOf(tMs) ?? -1;
-      if (i >= 0) {
-        if (sameBits(value, (s.ooo as NonNullable<typeof s.ooo>).values[i])) return s.ref;
+      // A sample already at this timestamp, committed or staged here: a repeat or a duplicate.
+      const staged = this.stagedOooIndex(s, tMs);
+      if (staged >= 0 || s.sampleAt(tMs)) {
+        if (sameBits(value, staged >= 0 ? this.values[staged] : FOUND.value)) return s.ref;
         throw this.duplicate(s, tMs);
       }
       this.stage(s, tMs, value, 1);
@@ -157,6 +158,15 @@ export class HeadAppender implements Appender {
     this.closed = true;
     this.clearPending();
     this.release();
+  }
+
+  /** The index of this appender's staged out-of-order sample of `s` at `tMs`, or -1. */
+  private stagedOooIndex(s: MemSeries, tMs: UnixMs): number {
+    if (this.oooCount === 0) return -1;
+    for (let i = 0; i < this.count; i++) {
+      if (this.ooo[i] === 1 && this.series[i] === s && this.tsMs[i] === tMs) return i;
+    }
+    return -1;
   }
 
   private duplicate(s: MemSeries, tMs: UnixMs): StorageError {
@@ -240,9 +250,8 @@ export class HeadAppender implements Appender {
           head.stats.droppedAtCommit++;
           continue;
         }
-        const j = s.ooo?.indexOf(t) ?? -1;
-        if (j >= 0) {
-          if (!sameBits(v, (s.ooo as NonNullable<typeof s.ooo>).values[j])) head.stats.droppedAtCommit++;
+        if (s.sampleAt(t)) {
+          if (!sameBits(v, FOUND.value)) head.stats.droppedAtCommit++;
           continue;
         }
       }

@@ -1,5 +1,5 @@
 import { ArraySeriesIterator, type Labels, type Matcher, type SeriesIterator, type UnixMs } from '../../model/index.js';
-import { ArraySeriesSet, MergedSeriesIterator, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
+import { ArraySeriesSet, MergedSeriesIterator, StorageError, StorageErrorCode, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
 import { ChunkListIterator } from '../chunk-list-iterator.js';
 import type { Head } from './head.js';
 import type { MemSeries } from './mem-series.js';
@@ -101,6 +101,6 @@ export class HeadQuerier implements Querier {
   }
 
   private checkOpen(): void {
-    if (this.closed) throw new Error('querier is closed');
+    if (this.closed) throw new StorageError(StorageErrorCode.STORAGE_CLOSED, 'querier is closed');
   }
 }

@@ -1,5 +1,5 @@
 import type { Labels, UnixMs } from '../../model/index.js';
-import { XorChunk } from '../chunkenc/index.js';
+import { XorChunk, XorIterator } from '../chunkenc/index.js';
 import { OooSamples } from './ooo-samples.js';
 import type { SeriesColumns } from './series-columns.js';
 
@@ -15,6 +15,9 @@ export const SAMPLES_PER_CHUNK = 120;
 
 const bitsView = new DataView(new ArrayBuffer(8));
 const NO_CHUNKS: SealedChunk[] = [];
+
+/** Where `MemSeries.sampleAt` leaves the value it found (an object field keeps NaN bits). */
+export const FOUND = { value: 0 };
 
 /** Reports whether two floats have the same bit pattern (so NaN payloads compare exactly). */
 export function sameBits(a: number, b: number): boolean {
@@ -125,6 +128,37 @@ export class MemSeries {
     const ooo = this.ooo;
     const last = this.lastTMs;
     return ooo !== null && ooo.length > 0 && ooo.tsMs[ooo.length - 1] > last ? ooo.tsMs[ooo.length - 1] : last;
+  }
+
+  /**
+   * Looks for a committed sample at exactly `tMs` (in order or out of order). Returns whether one
+   * exists; its value is then in `FOUND.value`. Decodes at most one chunk: used only on the
+   * out-of-order path, to tell an exact repeat from a duplicate.
+   */
+  sampleAt(tMs: UnixMs): boolean {
+    const ooo = this.ooo;
+    if (ooo !== null) {
+      const i = ooo.indexOf(tMs);
+      if (i >= 0) {
+        FOUND.value = ooo.values[i];
+        return true;
+      }
+    }
+    let bytes: Uint8Array | null = null;
+    let count: number | undefined;
+    for (const c of this.sealed) {
+      if (c.minTimeMs <= tMs && tMs <= c.maxTimeMs) bytes = c.bytes;
+    }
+    const open = this.open;
+    if (bytes === null && open !== null && open.numSamples() > 0 && open.minTimeMs() <= tMs && tMs <= open.maxTimeMs()) {
+      bytes = open.bytes();
+      count = open.numSamples();
+    }
+    if (bytes === null) return false;
+    const it = new XorIterator(bytes, count);
+    if (!it.seek(tMs) || it.at().tMs !== tMs) return false;
+    FOUND.value = it.at().value;
+    return true;
   }
 
   /** Stores an out-of-order sample; false when one exists at `tMs` already. */

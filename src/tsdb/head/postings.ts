@@ -1,4 +1,5 @@
 import type { Labels, Matcher } from '../../model/index.js';
+import { lowerBound } from '../block/postings.js';
 
 /**
  * The head's inverted index: for every label name and value, the sorted list of series refs
@@ -9,9 +10,13 @@ export class MemPostings {
   private readonly byName = new Map<string, Map<string, number[]>>();
   private readonly all: number[] = [];
 
-  /** Indexes a new series. `ref` must be larger than every ref added before. */
+  /**
+   * Indexes a new series. Refs usually arrive in increasing order (a push); a WAL replay can add
+   * them out of order (series are logged when first committed, not when created), and then the
+   * ref is inserted at its sorted place.
+   */
   add(ref: number, labels: Labels): void {
-    this.all.push(ref);
+    insertSorted(this.all, ref);
     for (let i = 0; i < labels.size; i++) {
       const name = labels.nameAt(i);
       let values = this.byName.get(name);
@@ -22,7 +27,7 @@ export class MemPostings {
       const value = labels.valueAt(i);
       const list = values.get(value);
       if (list === undefined) values.set(value, [ref]);
-      else list.push(ref);
+      else insertSorted(list, ref);
     }
   }
 
@@ -123,6 +128,16 @@ export class MemPostings {
   }
 }
 
+/** Adds `ref` to an ascending list, keeping it ascending (a push in the common case). */
+function insertSorted(list: number[], ref: number): void {
+  if (list.length === 0 || list[list.length - 1] < ref) {
+    list.push(ref);
+    return;
+  }
+  const i = lowerBound(list, ref, 0);
+  if (list[i] !== ref) list.splice(i, 0, ref);
+}
+
 /**
  * Intersects two sorted ref lists. Walks the shorter one and gallops through the longer one, so
  * a handful of refs against a list of 40,000 costs a few hundred comparisons, not 40,000.
@@ -140,25 +155,6 @@ export function intersect(a: readonly number[], b: readonly number[]): number[] 
     }
   }
   return out;
-}
-
-/** The first index `i >= from` with `list[i] >= v` (exponential, then binary search). */
-function lowerBound(list: readonly number[], v: number, from: number): number {
-  let lo = from;
-  let hi = from;
-  let step = 1;
-  while (hi < list.length && list[hi] < v) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > list.length) hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Removes the refs of sorted list `b` from sorted list `a`. */

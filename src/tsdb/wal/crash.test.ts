@@ -22,11 +22,15 @@ it('keeps every acknowledged record when the writer is killed with SIGKILL', asy
   const exited = once(child, 'close');
   let lastAck = -1;
   const lines = readline.createInterface({ input: child.stdout });
-  for await (const line of lines) {
-    const n = Number(line);
-    expect(n, `line ${JSON.stringify(line)}`).toBe(lastAck + 1); // acknowledged in order
-    lastAck = n;
-    if (n === 500) child.kill('SIGKILL'); // later lines still drain from the pipe
+  try {
+    for await (const line of lines) {
+      const n = Number(line);
+      expect(n, `line ${JSON.stringify(line)}`).toBe(lastAck + 1); // acknowledged in order
+      lastAck = n;
+      if (n === 500) child.kill('SIGKILL'); // later lines still drain from the pipe
+    }
+  } finally {
+    child.kill('SIGKILL'); // never leave the writer running when an assertion fails
   }
   const [code, signal] = await exited;
   expect({ code, signal, stderr }).toMatchObject({ code: null, signal: 'SIGKILL' });

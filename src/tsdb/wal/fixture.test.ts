@@ -46,11 +46,20 @@ describe('format v1 fixture', () => {
           [1, -5_000, bitsOf(1e308)],
         ],
       },
+      { type: 'ooo-samples', samples: [[2, 1_700_000_020_000, bitsOf(41)]] },
+      {
+        type: 'head-chunks',
+        chunks: [
+          // A sealed chunk (1, then the stale marker) and an open one (42.5), as XOR chunk bytes.
+          [2, 1_700_000_000_000, 1_700_000_015_000, 0, '000280a0abfef9623ff00000000000009875c3f40000000000000020'],
+          [2, 1_700_000_030_000, 1_700_000_030_000, 1, '0001e0f4aefef9624045400000000000'],
+        ],
+      },
     ]);
     expect(report).toEqual({
       checkpoint: 0,
       checkpointReport: { segmentsRead: 1, recordsRead: 2, bytesRead: 79, truncated: null },
-      segments: { segmentsRead: 1, recordsRead: 2, bytesRead: 209, truncated: null },
+      segments: { segmentsRead: 1, recordsRead: 4, bytesRead: 310, truncated: null },
     });
     expect(logger.lines.filter((l) => l.level !== 'debug')).toEqual([]);
   });

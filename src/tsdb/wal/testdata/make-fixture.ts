@@ -12,6 +12,8 @@ import { ByteBuffer } from '../byte-buffer.js';
 import { writeCheckpoint } from '../checkpoint.js';
 import { RecordType } from '../format.js';
 import { encodeSamples, encodeSeries } from '../records.js';
+import { HEAD_CHUNK_OPEN, encodeHeadChunk } from '../head-chunk-record.js';
+import { XorChunk } from '../../chunkenc/index.js';
 import { Wal, type WalRecord } from '../wal.js';
 
 function series(entries: [number, Record<string, string>][]): WalRecord {
@@ -30,6 +32,18 @@ function samples(refs: number[], tsMs: number[], values: (i: number, out: Float6
   const buf = new ByteBuffer();
   encodeSamples(buf, refs, tsMs, v, refs.length);
   return { type: RecordType.SAMPLES, payload: buf.subarray().slice() };
+}
+
+function headChunks(): WalRecord {
+  const sealed = new XorChunk();
+  sealed.append(1_700_000_000_000, 1);
+  sealed.append(1_700_000_015_000, STALE_NAN);
+  const open = new XorChunk();
+  open.append(1_700_000_030_000, 42.5);
+  const buf = new ByteBuffer();
+  encodeHeadChunk(buf, 2, { minTimeMs: 1_700_000_000_000, maxTimeMs: 1_700_000_015_000, flags: 0, bytes: sealed.sealedBytes() });
+  encodeHeadChunk(buf, 2, { minTimeMs: 1_700_000_030_000, maxTimeMs: 1_700_000_030_000, flags: HEAD_CHUNK_OPEN, bytes: open.sealedBytes() });
+  return { type: RecordType.HEAD_CHUNK, payload: buf.subarray().slice() };
 }
 
 /** Writes the v1 fixture into `dir`, which must not exist or be empty. */
@@ -61,6 +75,11 @@ export function writeFixture(dir: string): void {
       },
     ),
   ]);
+  // Format v1 also has out-of-order samples and encoded head chunks (one sealed, one open).
+  const ooo = samples([2], [1_700_000_020_000], (_n, v) => {
+    v[0] = 41;
+  });
+  wal.log([{ type: RecordType.OOO_SAMPLES, payload: ooo.payload }, headChunks()]);
   writeCheckpoint(dir, { throughSegment: 0, write: (log) => log(first), logger: noopLogger });
   wal.truncateBefore(1);
   wal.close();

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach } from 'vitest';
 import { Labels, MemoryLogger } from '../../../model/index.js';
+import { decodeHeadChunks } from '../head-chunk-record.js';
 import { ByteBuffer } from '../byte-buffer.js';
 import { RecordType } from '../format.js';
 import { decodeSamples, decodeSeries, encodeSamples, encodeSeries } from '../records.js';
@@ -90,6 +91,8 @@ export function bitsOf(value: number): string {
 export type DecodedRecord =
   | { type: 'series'; series: [number, Record<string, string>][] }
   | { type: 'samples'; samples: [number, number, string][] }
+  | { type: 'ooo-samples'; samples: [number, number, string][] }
+  | { type: 'head-chunks'; chunks: [number, number, number, number, string][] }
   | { type: 'other'; code: number; bytes: number[] };
 
 /** Decodes a record payload into plain data (values as bit patterns). */
@@ -103,6 +106,16 @@ export function decodeRecord(type: number, payload: Uint8Array): DecodedRecord {
     const samples: [number, number, string][] = [];
     decodeSamples(payload, (ref, tMs, value) => samples.push([ref, tMs, bitsOf(value)]));
     return { type: 'samples', samples };
+  }
+  if (type === RecordType.OOO_SAMPLES) {
+    const samples: [number, number, string][] = [];
+    decodeSamples(payload, (ref, tMs, value) => samples.push([ref, tMs, bitsOf(value)]));
+    return { type: 'ooo-samples', samples };
+  }
+  if (type === RecordType.HEAD_CHUNK) {
+    const chunks: [number, number, number, number, string][] = [];
+    decodeHeadChunks(payload, (ref, c) => chunks.push([ref, c.minTimeMs, c.maxTimeMs, c.flags, Buffer.from(c.bytes).toString('hex')]));
+    return { type: 'head-chunks', chunks };
   }
   return { type: 'other', code: type, bytes: Array.from(payload) };
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { Labels, matcher } from '../../model/index.js';
+import { MemPostings, intersect, subtract, unionAll } from './postings.js';
+
+describe('MemPostings', () => {
+  it('keeps postings sorted when refs arrive out of order (WAL replay order is commit order)', () => {
+    const p = new MemPostings();
+    const l = (job: string) => Labels.from({ __name__: 'm', job });
+    p.add(2, l('b'));
+    p.add(1, l('a'));
+    p.add(5, l('a'));
+    p.add(3, l('a'));
+    expect(p.allRefs()).toEqual([1, 2, 3, 5]);
+    expect(p.select([matcher('=', '__name__', 'm'), matcher('=', 'job', 'a')])).toEqual([1, 3, 5]);
+    expect(p.select([matcher('=', '__name__', 'm'), matcher('!=', 'job', 'a')])).toEqual([2]);
+  });
+
+  it.each([
+    [[1, 3, 5, 7], [3, 4, 5], [3, 5]],
+    [[1], Array.from({ length: 1000 }, (_, i) => i), [1]],
+    [Array.from({ length: 1000 }, (_, i) => 2 * i), [0, 1, 1998, 1999], [0, 1998]],
+    [[], [1, 2], []],
+  ])('intersect(%j, %j) = %j', (a, b, want) => {
+    expect(intersect(a, b)).toEqual(want);
+    expect(intersect(b, a)).toEqual(want);
+  });
+
+  it('subtracts and unions sorted lists', () => {
+    expect(subtract([1, 2, 3, 4], [2, 4, 6])).toEqual([1, 3]);
+    expect(unionAll([[1, 4], [2, 4, 9], []])).toEqual([1, 2, 4, 9]);
+  });
+});
