@@ -113,7 +113,8 @@ export interface HeadReplayReport {
 
 /** The sealed chunks of the head-chunks log, by series ref, waiting for their series. */
 export interface LoadedHeadChunks {
-  sealedByRef: Map<number, SealedChunk[]>;
+  /** Indexed by series ref (refs are dense small integers). */
+  sealedByRef: (SealedChunk[] | undefined)[];
   report: ReplayReport;
   /** The newest chunk end per head-chunks segment, for `HeadChunksLog.open`. */
   segmentMaxTimeMs: Map<number, number>;
@@ -127,13 +128,13 @@ export interface LoadedHeadChunks {
 
 /** Reads the head-chunks log, keeping chunks not yet in a block. Yields after each segment. */
 export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logger: Logger): Generator<number, LoadedHeadChunks> {
-  const sealedByRef = new Map<number, SealedChunk[]>();
+  const sealedByRef: (SealedChunk[] | undefined)[] = [];
   let maxRef = 0;
   const { report, segmentMaxTimeMs } = yield* HeadChunksLog.replay(chunksDir, logger, (ref, c) => {
     if (ref > maxRef) maxRef = ref;
     if (c.maxTimeMs < minValidTimeMs) return; // already in a block
-    let list = sealedByRef.get(ref);
-    if (list === undefined) sealedByRef.set(ref, (list = []));
+    let list = sealedByRef[ref];
+    if (list === undefined) sealedByRef[ref] = list = [];
     // A view, not a copy: the chunks of one head-chunks segment share the file's buffer (about a
     // third of the memory of separate buffers), and they leave the head together at a block cut.
     list.push({ minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, bytes: c.bytes.subarray() });
@@ -196,9 +197,9 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
             aliases.set(ref, s);
             head.reserveRef(ref);
           }
-          const sealed = sealedByRef.get(ref);
+          const sealed = sealedByRef[ref];
           if (sealed !== undefined) {
-            sealedByRef.delete(ref);
+            sealedByRef[ref] = undefined;
             chunksLoaded += sealed.length;
             s.loadSealed(sealed);
             head.noteTime(s.minTimeMs());
