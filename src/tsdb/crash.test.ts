@@ -26,7 +26,7 @@ function runAndKill(dir: string, startBatch: number, acks: number): Promise<numb
       last = Number(line);
       if (last >= startBatch + acks) child.kill('SIGKILL');
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000); // never leak the child
+    const timer = setTimeout(() => child.kill('SIGKILL'), 70_000); // never leak the child
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') resolve(last);
@@ -75,5 +75,5 @@ describe('crash safety (kill -9)', () => {
       // Resume after everything the killed process may have written (acked or not).
       next = lastAck + 10;
     }
-  });
+  }, 240_000);
 });

@@ -27,6 +27,18 @@ function names(db: Db, ms = [matcher('=~', '__name__', '.+')]): string[] {
 }
 
 describe('tsdb regressions', () => {
+  it('refuses a data directory another live process holds, and takes over a dead owner\'s lock', async () => {
+    const t = tempDir('reg-lock');
+    cleanups.push(t.remove);
+    const db = await open(t.dir);
+    await expect(Db.open({ dir: t.dir })).rejects.toThrow(/in use by process/);
+    await db.close();
+    // A lock left by a process that no longer exists (a pid far above pid_max).
+    fs.writeFileSync(path.join(t.dir, 'lock'), '999999999\n');
+    const again = await open(t.dir);
+    expect(again.stats().head.series).toBe(0);
+  });
+
   it('finds series created in one order and committed in the other after a restart', async () => {
     const t = tempDir('reg-order');
     cleanups.push(t.remove);

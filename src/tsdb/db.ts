@@ -8,6 +8,7 @@ import { resolveDbOptions, type DbOptions, type ResolvedDbOptions } from './db-o
 import { compactHead, applyRetention, type CompactionStats } from './db-compact.js';
 import { WalCommitLog, loadHeadChunks, replayWalIntoHead, type HeadReplayReport } from './db-wal.js';
 import { HeadChunksLog } from './head-chunks-log.js';
+import { DirLock } from './db-lock.js';
 import { Head } from './head/index.js';
 import { Wal } from './wal/index.js';
 import { checkpointHead } from './db-wal.js';
@@ -42,6 +43,7 @@ export class Db implements Appendable, Queryable {
 
   private constructor(
     readonly options: ResolvedDbOptions,
+    private readonly lock: DirLock,
     readonly head: Head,
     /** @internal */ readonly wal: Wal,
     /** @internal */ readonly chunksLog: HeadChunksLog,
@@ -62,7 +64,14 @@ export class Db implements Appendable, Queryable {
     const o = resolveDbOptions(options);
     const started = performance.now();
     fs.mkdirSync(o.dir, { recursive: true });
-    const blocks = openBlocks(o.dir, o.logger);
+    const lock = DirLock.acquire(o.dir);
+    let blocks: Block[];
+    try {
+      blocks = openBlocks(o.dir, o.logger);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
     const head = new Head({ blockRangeMs: o.blockRangeMs, oooWindowMs: o.outOfOrderWindowMs, log: null });
     const newestBlockEnd = blocks.reduce((m, b) => Math.max(m, b.meta.maxTimeMs), -Infinity);
     head.minValidTimeMs = newestBlockEnd;
@@ -81,6 +90,7 @@ export class Db implements Appendable, Queryable {
     } catch (e) {
       chunksLog?.close();
       for (const b of blocks) b.close();
+      lock.release();
       throw e;
     }
     const truncations = [replay.wal.segments, replay.wal.checkpointReport, replay.headChunks];
@@ -97,7 +107,7 @@ export class Db implements Appendable, Queryable {
       walSegments: replay.wal.segments.segmentsRead,
       seconds: durationSeconds.toFixed(3),
     });
-    return new Db(o, head, wal, chunksLog, blocks, { ...replay, durationSeconds });
+    return new Db(o, lock, head, wal, chunksLog, blocks, { ...replay, durationSeconds });
   }
 
   appender(): Appender {
@@ -201,6 +211,7 @@ export class Db implements Appendable, Queryable {
     this.wal.close();
     this.chunksLog.close();
     for (const p of this.blocks) p.block.close();
+    this.lock.release();
   }
 
   private maybeCompact(): void {
