@@ -65,7 +65,8 @@ if (listOnly) {
 const failed = [];
 for (const file of selected) {
   process.stderr.write(`run-benches: ${file}\n`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
+  // --expose-gc lets memory benchmarks measure after a full collection; a large heap fits 300k series.
+  const res = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
   if (res.error !== undefined) {
     process.stderr.write(`run-benches: ${file}: ${res.error.message}\n`);
     failed.push(file);

@@ -1,0 +1,76 @@
+/**
+ * Real peers for interop tests (Debian's prometheus, victoria-metrics, prometheus-alertmanager,
+ * chromium), found on PATH. Under CI=true a missing peer fails the test that needs it; elsewhere
+ * the test is skipped with the reason printed, so a laptop without the packages still runs
+ * `npm test`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { it } from 'vitest';
+
+/** The peers the project tests against, by binary name. */
+export type PeerBinary = 'prometheus' | 'promtool' | 'victoria-metrics' | 'prometheus-alertmanager' | 'chromium';
+
+/** The absolute path of `binary`, or null when it is not installed. */
+export function findPeer(binary: PeerBinary): string | null {
+  const res = spawnSync('sh', ['-c', `command -v ${binary}`], { encoding: 'utf8' });
+  const found = res.stdout.trim();
+  return res.status === 0 && found !== '' ? found : null;
+}
+
+/**
+ * Declares a test that needs `binary`. With the peer installed it runs `fn(path)`; without it,
+ * under CI=true the test fails, otherwise it is skipped with the reason in its name.
+ */
+export function itWithPeer(name: string, binary: PeerBinary, fn: (path: string) => Promise<void>, timeoutMs = 120_000): void {
+  const path = findPeer(binary);
+  if (path !== null) {
+    it(name, () => fn(path), timeoutMs);
+  } else if (process.env.CI === 'true') {
+    it(name, () => {
+      throw new Error(`${binary} is not installed; CI must install it (see .ci/run)`);
+    });
+  } else {
+    it.skip(`${name} [skipped: ${binary} not installed; set CI=true to fail instead]`, () => undefined);
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (for peers that cannot listen on port 0 and report it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a peer process; its output is kept for error messages. */
+export function startPeer(path: string, args: string[]): { child: ChildProcess; output: () => string; stop: () => Promise<void> } {
+  const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value (not undefined) or `timeoutMs` passes. Polling, not sleeping for time to pass. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await check().catch(() => undefined);
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
