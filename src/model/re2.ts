@@ -108,6 +108,10 @@ class Translator {
 
   private group(): void {
     const rest = this.src.slice(this.i);
+    // Lookaround first: `(?<=` and `(?<!` would otherwise read as a named group.
+    if (rest.startsWith('(?=') || rest.startsWith('(?!') || rest.startsWith('(?<=') || rest.startsWith('(?<!')) {
+      this.fail(`invalid or unsupported Perl syntax: \`${rest.slice(0, 3)}\``);
+    }
     if (rest.startsWith('(?P<') || rest.startsWith('(?<')) {
       const m = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
       if (!m) this.fail(`invalid named capture: \`${rest.slice(0, 10)}\``);
@@ -115,9 +119,6 @@ class Translator {
       this.i += m[0].length;
       this.fold.push(this.folding());
       return;
-    }
-    if (rest.startsWith('(?=') || rest.startsWith('(?!') || rest.startsWith('(?<=') || rest.startsWith('(?<!')) {
-      this.fail(`invalid or unsupported Perl syntax: \`${rest.slice(0, 3)}\``);
     }
     if (rest.startsWith('(?')) {
       const m = /^\(\?([a-zA-Z-]*)(:|\))/.exec(rest);
