@@ -188,6 +188,7 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
   };
   const wal = yield* replayWithCheckpointSteps(walDir, {
     logger,
+    reuseBuffer: true, // every record is decoded or copied in its callback
     onRecord: (type, payload) => {
       if (type === RecordType.SERIES) {
         series += decodeSeries(payload, (ref, labels) => {

@@ -20,7 +20,8 @@ async function run(): Promise<void> {
     const app = db.appender();
     for (let i = 0; i < seriesPerBatch; i++) app.append(0, labels[i], k * 1000, k * 1000 + i);
     await app.commit();
-    process.stdout.write(`${k}\n`);
+    // Wait until the acknowledgement is in the pipe (see src/tsdb/wal/testdata/crash-writer.ts).
+    await new Promise<void>((resolve) => process.stdout.write(`${k}\n`, () => resolve()));
     if (k % 50 === 0) await db.compact();
   }
 }

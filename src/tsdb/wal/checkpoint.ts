@@ -135,7 +135,8 @@ export function* replayWithCheckpointSteps(walDir: string, opts: Omit<ReplayOpti
   const checkpointReport = yield* replayWalSteps(path.join(walDir, checkpointDirName(n)), {
     onRecord: opts.onRecord,
     logger: opts.logger,
+    reuseBuffer: opts.reuseBuffer,
   });
-  const segments = yield* replayWalSteps(walDir, { onRecord: opts.onRecord, logger: opts.logger, fromSegment: n + 1 });
+  const segments = yield* replayWalSteps(walDir, { onRecord: opts.onRecord, logger: opts.logger, reuseBuffer: opts.reuseBuffer, fromSegment: n + 1 });
   return { checkpoint: n, checkpointReport, segments };
 }

@@ -31,7 +31,8 @@ for (let i = 0; ; i++) {
   buf.reset();
   encodeSamples(buf, refs, ts, values, SAMPLES_PER_RECORD);
   wal.log([{ type: RecordType.SAMPLES, payload: buf.subarray() }]);
-  // process.stdout writes to a pipe synchronously on Linux, so the line is in the pipe before
-  // the next record is logged; fs.writeSync(1) would fail with EAGAIN once the pipe is full.
-  process.stdout.write(`${i}\n`);
+  // Wait until the acknowledgement has reached the pipe before logging the next record. A pipe
+  // write can be queued (EAGAIN while the reader lags); a loop that never yields would then
+  // never flush it, and the test would wait for acknowledgements that never come.
+  await new Promise<void>((resolve) => process.stdout.write(`${i}\n`, () => resolve()));
 }
