@@ -1,8 +1,10 @@
 import type { Logger } from '../model/index.js';
+import type { XorEncoderState } from './chunkenc/index.js';
 import { HeadChunksLog } from './head-chunks-log.js';
 import type { CommitLog, Head, MemSeries, SealedChunk } from './head/index.js';
 import {
   ByteBuffer,
+  HEAD_CHUNK_ENCODER,
   HEAD_CHUNK_OPEN,
   RecordType,
   decodeHeadChunks,
@@ -215,7 +217,7 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
         decodeHeadChunks(payload, (ref, c) => {
           const s = lookup(ref);
           if ((c.flags & HEAD_CHUNK_OPEN) === 0 || s === undefined || c.maxTimeMs < minValid) return;
-          if (s.resumeOpen(c.bytes, rangeMs)) {
+          if (s.resumeOpen(c.bytes, rangeMs, c.encoder)) {
             chunksLoaded++;
             head.noteTime(c.minTimeMs);
             head.noteTime(s.lastTMs);
@@ -246,7 +248,8 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
       const chunkBuf = new ByteBuffer(1 << 20);
       const batch: MemSeries[] = [];
       const oooSeries: MemSeries[] = [];
-      const entry: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: HEAD_CHUNK_OPEN, bytes: new Uint8Array(0) };
+      const encoder: XorEncoderState = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+      const entry: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: HEAD_CHUNK_OPEN, bytes: new Uint8Array(0), encoder };
       const flush = (): void => {
         if (batch.length === 0) return;
         seriesBuf.reset();
@@ -265,6 +268,7 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
           entry.minTimeMs = open.minTimeMs();
           entry.maxTimeMs = open.maxTimeMs();
           entry.bytes = open.bytes();
+          entry.flags = open.encoderState(encoder) ? HEAD_CHUNK_OPEN | HEAD_CHUNK_ENCODER : HEAD_CHUNK_OPEN;
           encodeHeadChunk(chunkBuf, s.ref, entry);
         }
         if (s.ooo !== null && s.ooo.length > 0) oooSeries.push(s);

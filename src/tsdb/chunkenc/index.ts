@@ -32,5 +32,6 @@ export {
   XOR_FORMAT_VERSION,
   XOR_HEADER_BYTES,
   XOR_MAX_SAMPLES,
+  type XorEncoderState,
 } from './xor-format.js';
 export { XorIterator } from './xor-iterator.js';

@@ -26,7 +26,7 @@ export { CHUNK_ENCODING_XOR } from './xor-format.js';
 // that alone cost 4x in throughput.
 const { ctz32, FLOAT_SCRATCH, FLOAT_WORDS, MAX_SAFE, NO_WINDOW, WORD_HI, WORD_LO, XOR_MAX_SAMPLES } = xorFormat;
 
-const RESUME_STATE: XorEncoderState = { tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+const RESUME_STATE: XorEncoderState = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
 
 /**
  * A chunk of up to 65535 float samples in strictly increasing timestamp order.
@@ -77,7 +77,8 @@ export class XorChunk {
    * produce exactly the bytes the original encoder would have. Decodes every sample once to
    * recover the encoder's state. Throws `CorruptChunkError` when `bytes` do not decode.
    */
-  static resume(bytes: Uint8Array): XorChunk {
+  static resume(bytes: Uint8Array, saved?: XorEncoderState): XorChunk {
+    if (saved !== undefined) return XorChunk.resumeFromState(bytes, saved);
     const it = new XorIterator(bytes);
     let n = 0;
     let first = 0;
@@ -106,6 +107,47 @@ export class XorChunk {
       chunk.trailing = state.trailing;
     }
     return chunk;
+  }
+
+  /**
+   * Continues the chunk in `bytes` (copied) from an encoder state saved by `encoderState`,
+   * without decoding it. The state must belong to exactly these bytes (a checkpoint stores them
+   * together under one checksum).
+   */
+  private static resumeFromState(bytes: Uint8Array, saved: XorEncoderState): XorChunk {
+    const chunk = new XorChunk(undefined, 1);
+    chunk.writer = BitWriter.resume(bytes, saved.lengthBits, bytes.length + (bytes.length >> 3) + 16);
+    chunk.count = bytes.length >= XOR_HEADER_BYTES ? (bytes[0] << 8) | bytes[1] : 0;
+    chunk.tFirst = saved.tFirst;
+    chunk.tLast = saved.tLast;
+    chunk.delta = saved.delta;
+    chunk.deltaHuge = false;
+    chunk.vHi = saved.vHi | 0;
+    chunk.vLo = saved.vLo | 0;
+    chunk.leading = saved.leading;
+    chunk.trailing = saved.trailing;
+    return chunk;
+  }
+
+  /**
+   * Copies the encoder's state into `out` so that `resume(bytes(), out)` can continue this chunk
+   * without decoding it. Returns false (and leaves `out` alone) for an empty or read-only chunk,
+   * or when the last delta exceeds 2^53 (then `resume` must decode).
+   */
+  encoderState(out: XorEncoderState): boolean {
+    if (this.writer === null || this.count < 2 || this.deltaHuge) return false;
+    out.tFirst = this.tFirst;
+    out.tLast = this.tLast;
+    out.delta = this.delta;
+    out.deltaHuge = false;
+    out.deltaHi = 0;
+    out.deltaLo = 0;
+    out.vHi = this.vHi >>> 0;
+    out.vLo = this.vLo >>> 0;
+    out.leading = this.leading;
+    out.trailing = this.trailing;
+    out.lengthBits = this.writer.lengthBits;
+    return true;
   }
 
   /** The value of the newest sample (bit-exact); 0 for an empty chunk. */

@@ -117,6 +117,8 @@ export function sub64(aHi: number, aLo: number, bHi: number, bLo: number): void 
  * has decoded every sample holds exactly this (see `XorChunk.resume`).
  */
 export interface XorEncoderState {
+  /** Timestamp of the first sample (only `encoderState` fills it). */
+  tFirst: number;
   tLast: number;
   delta: number;
   deltaHuge: boolean;

@@ -122,6 +122,7 @@ export class XorIterator implements SeriesIterator {
 
   /** Copies the decoder's state after the current sample into `out` (for `XorChunk.resume`). */
   saveState(out: XorEncoderState): void {
+    out.tFirst = 0; // not tracked by the iterator; XorChunk.resume keeps its own
     out.tLast = this.t;
     out.delta = this.delta;
     out.deltaHuge = this.deltaHuge;

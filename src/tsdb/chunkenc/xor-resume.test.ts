@@ -69,3 +69,34 @@ describe('XorChunk.resume', () => {
     expect(() => XorChunk.resume(Uint8Array.from([0, 5, 1]))).toThrow(/truncated|corrupt/);
   });
 });
+
+describe('XorChunk.resume from a saved encoder state', () => {
+  it.each([2, 3, 17, 119])('continues a chunk cut after %i samples without decoding, byte for byte', (cut) => {
+    const whole = new XorChunk();
+    const partial = new XorChunk();
+    const t = (i: number) => 1_700_000_000_000 + i * 15_000 + (i % 5 === 0 ? 2 : 0);
+    const v = (i: number) => (i === 7 ? STALE_NAN : Math.round(i * 1.37 * 1000) / 1000);
+    for (let i = 0; i < 120; i++) whole.append(t(i), v(i));
+    for (let i = 0; i < cut; i++) partial.append(t(i), v(i));
+    const state = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+    expect(partial.encoderState(state)).toBe(true);
+    const resumed = XorChunk.resume(partial.sealedBytes(), state);
+    expect(resumed.numSamples()).toBe(cut);
+    expect(resumed.minTimeMs()).toBe(t(0));
+    expect(resumed.maxTimeMs()).toBe(t(cut - 1));
+    for (let i = cut; i < 120; i++) resumed.append(t(i), v(i));
+    expect(Buffer.from(resumed.sealedBytes()).equals(Buffer.from(whole.sealedBytes()))).toBe(true);
+  });
+
+  it('gives no state for chunks it cannot describe', () => {
+    const state = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+    const one = new XorChunk();
+    one.append(1, 1);
+    expect(one.encoderState(state)).toBe(false);
+    expect(XorChunk.fromBytes(one.sealedBytes()).encoderState(state)).toBe(false);
+    const huge = new XorChunk();
+    huge.append(-(2 ** 53) + 1, 1);
+    huge.append(2 ** 53 - 1, 2);
+    expect(huge.encoderState(state)).toBe(false);
+  });
+});

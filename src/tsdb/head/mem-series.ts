@@ -1,5 +1,5 @@
 import type { Labels, UnixMs } from '../../model/index.js';
-import { XorChunk, XorIterator } from '../chunkenc/index.js';
+import { XorChunk, XorIterator, type XorEncoderState } from '../chunkenc/index.js';
 import { OooSamples } from './ooo-samples.js';
 import type { SeriesColumns } from './series-columns.js';
 
@@ -215,11 +215,13 @@ export class MemSeries {
 
   /**
    * Makes the chunk encoded in `bytes` (copied) the open chunk, so appends continue it, unless a
-   * sealed chunk already covers it (it was sealed after the checkpoint that saved it). Returns
-   * whether it was taken.
+   * sealed chunk already covers it (it was sealed after the checkpoint that saved it). With the
+   * encoder state saved beside it, nothing is decoded. Returns whether it was taken.
    */
-  resumeOpen(bytes: Uint8Array, blockRangeMs: number): boolean {
-    const chunk = XorChunk.resume(bytes);
+  resumeOpen(bytes: Uint8Array, blockRangeMs: number, encoder?: XorEncoderState): boolean {
+    // A sealed chunk covering it came from the head-chunks log: it was sealed after the checkpoint.
+    if (encoder !== undefined && encoder.tFirst <= this.lastTMs) return false;
+    const chunk = XorChunk.resume(bytes, encoder);
     if (chunk.numSamples() === 0 || chunk.minTimeMs() <= this.lastTMs) return false;
     this.open = chunk;
     this.openChunkEndMs = (Math.floor(chunk.minTimeMs() / blockRangeMs) + 1) * blockRangeMs;

@@ -51,15 +51,17 @@ describe('format v1 fixture', () => {
         type: 'head-chunks',
         chunks: [
           // A sealed chunk (1, then the stale marker) and an open one (42.5), as XOR chunk bytes.
-          [2, 1_700_000_000_000, 1_700_000_015_000, 0, '000280a0abfef9623ff00000000000009875c3f40000000000000020'],
-          [2, 1_700_000_030_000, 1_700_000_030_000, 1, '0001e0f4aefef9624045400000000000'],
+          [2, 1_700_000_000_000, 1_700_000_015_000, 0, '000280a0abfef9623ff00000000000009875c3f40000000000000020', null],
+          [2, 1_700_000_030_000, 1_700_000_030_000, 1, '0001e0f4aefef9624045400000000000', null],
+          // Open, with the encoder state: delta 15 s, last value 7.25 (0x401d0000 00000000), window 15/48, 158 bits.
+          [300, 1_700_000_030_000, 1_700_000_045_000, 3, '0002e0f4aefef962401c0000000000009875de0c', [15000, 1075642368, 0, 15, 48, 158]],
         ],
       },
     ]);
     expect(report).toEqual({
       checkpoint: 0,
       checkpointReport: { segmentsRead: 1, recordsRead: 2, bytesRead: 79, truncated: null },
-      segments: { segmentsRead: 1, recordsRead: 4, bytesRead: 310, truncated: null },
+      segments: { segmentsRead: 1, recordsRead: 4, bytesRead: 354, truncated: null },
     });
     expect(logger.lines.filter((l) => l.level !== 'debug')).toEqual([]);
   });

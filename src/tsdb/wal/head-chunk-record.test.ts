@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StorageErrorCode } from '../../storage/index.js';
 import { ByteBuffer } from './byte-buffer.js';
-import { HEAD_CHUNK_OPEN, decodeHeadChunks, encodeHeadChunk, type HeadChunkEntry } from './head-chunk-record.js';
+import { HEAD_CHUNK_ENCODER, HEAD_CHUNK_OPEN, decodeHeadChunks, encodeHeadChunk, type HeadChunkEntry } from './head-chunk-record.js';
 
 type Entry = [number, HeadChunkEntry];
 
@@ -14,7 +14,11 @@ function encode(entries: Entry[]): Uint8Array {
 
 function decode(payload: Uint8Array): Entry[] {
   const out: Entry[] = [];
-  decodeHeadChunks(payload, (ref, c) => out.push([ref, { ...c, bytes: c.bytes.slice() }]));
+  decodeHeadChunks(payload, (ref, c) => {
+    const copy: HeadChunkEntry = { minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, flags: c.flags, bytes: c.bytes.slice() };
+    if (c.encoder !== undefined) copy.encoder = { ...c.encoder };
+    out.push([ref, copy]);
+  });
   return out;
 }
 
@@ -35,6 +39,20 @@ describe('HEAD_CHUNK records', () => {
         expect(decode(encode(entries))).toEqual(entries);
       }),
     );
+  });
+
+  it('round-trips an open chunk with its encoder state', () => {
+    const encoder = { tFirst: 1000, tLast: 5000, delta: 2000, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0xfff00000, vLo: 2, leading: 12, trailing: 3, lengthBits: 77 };
+    const entry: HeadChunkEntry = { minTimeMs: 1000, maxTimeMs: 5000, flags: HEAD_CHUNK_OPEN | HEAD_CHUNK_ENCODER, bytes: new Uint8Array(12).fill(7), encoder };
+    const [[ref, got]] = decode(encode([[3, entry]]));
+    expect(ref).toBe(3);
+    expect(got).toEqual(entry);
+  });
+
+  it('refuses an encoder state that does not fit its chunk', () => {
+    const encoder = { tFirst: 1000, tLast: 5000, delta: 2000, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 1, vLo: 2, leading: 12, trailing: 3, lengthBits: 9999 };
+    const payload = encode([[3, { minTimeMs: 1000, maxTimeMs: 5000, flags: HEAD_CHUNK_OPEN | HEAD_CHUNK_ENCODER, bytes: new Uint8Array(12), encoder }]]);
+    expect(() => decode(payload)).toThrow(expect.objectContaining({ code: StorageErrorCode.CORRUPTION }));
   });
 
   it.each([

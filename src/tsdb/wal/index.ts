@@ -21,7 +21,7 @@ export {
   type SeriesEntry,
 } from './records.js';
 export { drainSteps, replayWal, replayWalSteps, type ReplayOptions, type ReplayReport, type ReplayTruncation } from './replay.js';
-export { HEAD_CHUNK_OPEN, decodeHeadChunks, encodeHeadChunk, type HeadChunkEntry } from './head-chunk-record.js';
+export { HEAD_CHUNK_ENCODER, HEAD_CHUNK_OPEN, decodeHeadChunks, encodeHeadChunk, type HeadChunkEntry } from './head-chunk-record.js';
 export {
   replayWithCheckpoint,
   replayWithCheckpointSteps,

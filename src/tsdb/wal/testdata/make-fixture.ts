@@ -12,7 +12,7 @@ import { ByteBuffer } from '../byte-buffer.js';
 import { writeCheckpoint } from '../checkpoint.js';
 import { RecordType } from '../format.js';
 import { encodeSamples, encodeSeries } from '../records.js';
-import { HEAD_CHUNK_OPEN, encodeHeadChunk } from '../head-chunk-record.js';
+import { HEAD_CHUNK_ENCODER, HEAD_CHUNK_OPEN, encodeHeadChunk } from '../head-chunk-record.js';
 import { XorChunk } from '../../chunkenc/index.js';
 import { Wal, type WalRecord } from '../wal.js';
 
@@ -40,9 +40,22 @@ function headChunks(): WalRecord {
   sealed.append(1_700_000_015_000, STALE_NAN);
   const open = new XorChunk();
   open.append(1_700_000_030_000, 42.5);
+  // An open chunk saved with its encoder state, as checkpoints write them.
+  const resumable = new XorChunk();
+  resumable.append(1_700_000_030_000, 7);
+  resumable.append(1_700_000_045_000, 7.25);
+  const encoder = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+  resumable.encoderState(encoder);
   const buf = new ByteBuffer();
   encodeHeadChunk(buf, 2, { minTimeMs: 1_700_000_000_000, maxTimeMs: 1_700_000_015_000, flags: 0, bytes: sealed.sealedBytes() });
   encodeHeadChunk(buf, 2, { minTimeMs: 1_700_000_030_000, maxTimeMs: 1_700_000_030_000, flags: HEAD_CHUNK_OPEN, bytes: open.sealedBytes() });
+  encodeHeadChunk(buf, 300, {
+    minTimeMs: 1_700_000_030_000,
+    maxTimeMs: 1_700_000_045_000,
+    flags: HEAD_CHUNK_OPEN | HEAD_CHUNK_ENCODER,
+    bytes: resumable.sealedBytes(),
+    encoder,
+  });
   return { type: RecordType.HEAD_CHUNK, payload: buf.subarray().slice() };
 }
 

@@ -92,7 +92,7 @@ export type DecodedRecord =
   | { type: 'series'; series: [number, Record<string, string>][] }
   | { type: 'samples'; samples: [number, number, string][] }
   | { type: 'ooo-samples'; samples: [number, number, string][] }
-  | { type: 'head-chunks'; chunks: [number, number, number, number, string][] }
+  | { type: 'head-chunks'; chunks: [number, number, number, number, string, number[] | null][] }
   | { type: 'other'; code: number; bytes: number[] };
 
 /** Decodes a record payload into plain data (values as bit patterns). */
@@ -113,8 +113,12 @@ export function decodeRecord(type: number, payload: Uint8Array): DecodedRecord {
     return { type: 'ooo-samples', samples };
   }
   if (type === RecordType.HEAD_CHUNK) {
-    const chunks: [number, number, number, number, string][] = [];
-    decodeHeadChunks(payload, (ref, c) => chunks.push([ref, c.minTimeMs, c.maxTimeMs, c.flags, Buffer.from(c.bytes).toString('hex')]));
+    const chunks: [number, number, number, number, string, number[] | null][] = [];
+    decodeHeadChunks(payload, (ref, c) => {
+      const e = c.encoder;
+      const state = e === undefined ? null : [e.delta, e.vHi, e.vLo, e.leading, e.trailing, e.lengthBits];
+      chunks.push([ref, c.minTimeMs, c.maxTimeMs, c.flags, Buffer.from(c.bytes).toString('hex'), state]);
+    });
     return { type: 'head-chunks', chunks };
   }
   return { type: 'other', code: type, bytes: Array.from(payload) };
