@@ -7,49 +7,14 @@
  * range (2n itself would not be exact near 2^53). 32-bit operators are only ever applied to
  * extract low bits: `x & 0x7f` is exact for any integer because ToInt32 reduces modulo 2^32.
  *
- * Private to the WAL for now; a shared `chunkenc/varint.ts` may replace it later.
+ * The writers are shared with the chunk encoding (`chunkenc/varint.ts`).
  */
 
 const TWO_POW_53 = 2 ** 53;
 
-/** Writes `v` (a non-negative safe integer) as a uvarint at `pos`; returns the position after it. */
-export function putUvarint(out: Uint8Array, pos: number, v: number): number {
-  while (v >= 0x80) {
-    out[pos++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[pos++] = v;
-  return pos;
-}
-
-/** Writes `n` (a safe integer) as a zigzag varint at `pos`; returns the position after it. */
-export function putVarint(out: Uint8Array, pos: number, n: number): number {
-  if ((n | 0) === n) {
-    // int32 fast path: the zigzag value fits in a uint32, so 32-bit shifts are exact.
-    let z = ((n << 1) ^ (n >> 31)) >>> 0;
-    while (z >= 0x80) {
-      out[pos++] = (z & 0x7f) | 0x80;
-      z >>>= 7;
-    }
-    out[pos] = z;
-    return pos + 1;
-  }
-  let m: number;
-  let sign: number;
-  if (n >= 0) {
-    m = n;
-    sign = 0;
-  } else {
-    m = -n - 1;
-    sign = 1;
-  }
-  if (m < 64) {
-    out[pos] = (m << 1) | sign;
-    return pos + 1;
-  }
-  out[pos] = ((m & 63) << 1) | sign | 0x80;
-  return putUvarint(out, pos + 1, Math.floor(m / 64));
-}
+// The writers are the chunk encoding's (one implementation of LEB128 and zigzag in the TSDB);
+// the WAL adds the BigInt slow path and a cursor-style reader below.
+export { putUvarint, putVarint } from '../chunkenc/varint.js';
 
 /**
  * Writes `n` as a zigzag varint where `n` may exceed the safe range (up to 2^55): the slow path
