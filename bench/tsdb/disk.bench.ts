@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Db } from '../../src/tsdb/index.js';
+import { dirBytes } from './dir-size.js';
 import { writeFleet } from './fleet-writer.js';
 
 const instances = Number(process.env.BENCH_INSTANCES ?? 100);
@@ -23,14 +24,6 @@ const scrapes = Number(process.env.BENCH_SCRAPES ?? 1440);
 const COMPACT_EVERY = 60;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infersight-bench-disk-'));
 
-/** Sum of the sizes of the regular files under `d`, recursively. */
-function dirBytes(d: string): number {
-  let n = 0;
-  for (const e of fs.readdirSync(d, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) n += fs.statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return n;
-}
 
 /** What one block directory holds and weighs. */
 interface BlockSize {

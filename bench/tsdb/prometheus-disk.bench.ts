@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_BLOCK_RANGE_MS } from '../../src/tsdb/index.js';
+import { dirBytes } from './dir-size.js';
 import { instance, requestsPerScrape, rng, scrapeTimeMs, type DatasetInstance } from './fleet-dataset.js';
 import { BENCH_START_MS } from './fleet-writer.js';
 
@@ -33,14 +34,6 @@ const valueBytes = Number(process.env.BENCH_VALUE_MB ?? 1024) * 1024 * 1024;
 const SEED = 1; // writeFleet's default
 const RANGE_MS = DEFAULT_BLOCK_RANGE_MS;
 
-/** Sum of the sizes of the regular files under `d`, recursively. */
-function dirBytes(d: string): number {
-  let n = 0;
-  for (const e of fs.readdirSync(d, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) n += fs.statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return n;
-}
 
 /** `name{a="x",...}` with OpenMetrics escaping of label values. */
 function seriesText(d: DatasetInstance, j: number): string {

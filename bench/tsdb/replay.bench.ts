@@ -8,19 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Db } from '../../src/tsdb/index.js';
+import { dirBytes } from './dir-size.js';
 import { writeFleet } from './fleet-writer.js';
 
 const instances = Number(process.env.BENCH_INSTANCES ?? 1060);
 const scrapes = Number(process.env.BENCH_SCRAPES ?? 480);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infersight-bench-replay-'));
 
-function dirBytes(d: string): number {
-  let n = 0;
-  for (const e of fs.readdirSync(d, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) n += fs.statSync(path.join(e.parentPath, e.name)).size;
-  }
-  return n;
-}
 
 try {
   const db = await Db.open({ dir, fsync: { mode: 'never' }, retentionMs: 0 });

@@ -1,5 +1,5 @@
 import type { Logger } from '../model/index.js';
-import type { XorEncoderState } from './chunkenc/index.js';
+import { newXorEncoderState } from './chunkenc/index.js';
 import { HeadChunksLog } from './head-chunks-log.js';
 import type { CommitLog, Head, MemSeries, SealedChunk } from './head/index.js';
 import {
@@ -248,7 +248,7 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
       const chunkBuf = new ByteBuffer(1 << 20);
       const batch: MemSeries[] = [];
       const oooSeries: MemSeries[] = [];
-      const encoder: XorEncoderState = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+      const encoder = newXorEncoderState();
       const entry: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: HEAD_CHUNK_OPEN, bytes: new Uint8Array(0), encoder };
       const flush = (): void => {
         if (batch.length === 0) return;

@@ -32,6 +32,7 @@ export {
   XOR_FORMAT_VERSION,
   XOR_HEADER_BYTES,
   XOR_MAX_SAMPLES,
+  newXorEncoderState,
   type XorEncoderState,
 } from './xor-format.js';
 export { XorIterator } from './xor-iterator.js';

@@ -14,6 +14,7 @@ import {
   split64,
   sub64,
   XOR_HEADER_BYTES,
+  newXorEncoderState,
   type XorEncoderState,
 } from './xor-format.js';
 import * as xorFormat from './xor-format.js';
@@ -26,7 +27,7 @@ export { CHUNK_ENCODING_XOR } from './xor-format.js';
 // that alone cost 4x in throughput.
 const { ctz32, FLOAT_SCRATCH, FLOAT_WORDS, MAX_SAFE, NO_WINDOW, WORD_HI, WORD_LO, XOR_MAX_SAMPLES } = xorFormat;
 
-const RESUME_STATE: XorEncoderState = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+const RESUME_STATE: XorEncoderState = newXorEncoderState();
 
 /**
  * A chunk of up to 65535 float samples in strictly increasing timestamp order.

@@ -131,3 +131,8 @@ export interface XorEncoderState {
   /** Bits of the chunk in use (header included). */
   lengthBits: number;
 }
+
+/** A zeroed `XorEncoderState`, to be filled by `XorChunk.encoderState` or a decoder. */
+export function newXorEncoderState(): XorEncoderState {
+  return { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+}

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STALE_NAN, isStaleNaN } from '../../model/index.js';
 import { XorChunk } from './xor-chunk.js';
+import { newXorEncoderState } from './xor-format.js';
 
 function bytesOf(n: number, cut: number): { whole: Uint8Array; resumed: Uint8Array } {
   const whole = new XorChunk();
@@ -78,7 +79,7 @@ describe('XorChunk.resume from a saved encoder state', () => {
     const v = (i: number) => (i === 7 ? STALE_NAN : Math.round(i * 1.37 * 1000) / 1000);
     for (let i = 0; i < 120; i++) whole.append(t(i), v(i));
     for (let i = 0; i < cut; i++) partial.append(t(i), v(i));
-    const state = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+    const state = newXorEncoderState();
     expect(partial.encoderState(state)).toBe(true);
     const resumed = XorChunk.resume(partial.sealedBytes(), state);
     expect(resumed.numSamples()).toBe(cut);
@@ -89,7 +90,7 @@ describe('XorChunk.resume from a saved encoder state', () => {
   });
 
   it('gives no state for chunks it cannot describe', () => {
-    const state = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+    const state = newXorEncoderState();
     const one = new XorChunk();
     one.append(1, 1);
     expect(one.encoderState(state)).toBe(false);

@@ -9,7 +9,7 @@
  * bit length. The state lets a restart continue an open chunk without decoding it.
  */
 import { StorageError, StorageErrorCode } from '../../storage/index.js';
-import type { XorEncoderState } from '../chunkenc/index.js';
+import { newXorEncoderState, type XorEncoderState } from '../chunkenc/index.js';
 import type { ByteBuffer } from './byte-buffer.js';
 import { ByteReader, putUvarint, putVarint } from './varint.js';
 
@@ -18,7 +18,7 @@ export const HEAD_CHUNK_OPEN = 1;
 /** Flag bit of an entry that carries the XOR encoder state after its bytes. */
 export const HEAD_CHUNK_ENCODER = 2;
 
-const ENCODER: XorEncoderState = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+const ENCODER: XorEncoderState = newXorEncoderState();
 
 /** One chunk in a HEAD_CHUNK record. */
 export interface HeadChunkEntry {

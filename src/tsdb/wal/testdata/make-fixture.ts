@@ -13,7 +13,7 @@ import { writeCheckpoint } from '../checkpoint.js';
 import { RecordType } from '../format.js';
 import { encodeSamples, encodeSeries } from '../records.js';
 import { HEAD_CHUNK_ENCODER, HEAD_CHUNK_OPEN, encodeHeadChunk } from '../head-chunk-record.js';
-import { XorChunk } from '../../chunkenc/index.js';
+import { XorChunk, newXorEncoderState } from '../../chunkenc/index.js';
 import { Wal, type WalRecord } from '../wal.js';
 
 function series(entries: [number, Record<string, string>][]): WalRecord {
@@ -44,7 +44,7 @@ function headChunks(): WalRecord {
   const resumable = new XorChunk();
   resumable.append(1_700_000_030_000, 7);
   resumable.append(1_700_000_045_000, 7.25);
-  const encoder = { tFirst: 0, tLast: 0, delta: 0, deltaHuge: false, deltaHi: 0, deltaLo: 0, vHi: 0, vLo: 0, leading: 0, trailing: 0, lengthBits: 0 };
+  const encoder = newXorEncoderState();
   resumable.encoderState(encoder);
   const buf = new ByteBuffer();
   encodeHeadChunk(buf, 2, { minTimeMs: 1_700_000_000_000, maxTimeMs: 1_700_000_015_000, flags: 0, bytes: sealed.sealedBytes() });
