@@ -46,6 +46,11 @@ export class BitWriter {
     return this.bitLength;
   }
 
+  /** The size of the current buffer in bytes. */
+  get capacityBytes(): number {
+    return this.buf.length;
+  }
+
   /** The number of bytes the written bits occupy (the last one possibly partial). */
   get lengthBytes(): number {
     return (this.bitLength + 7) >>> 3;

@@ -209,6 +209,18 @@ export class XorChunk {
     return this.writer !== null ? this.writer.bytes() : (this.encoded as Uint8Array);
   }
 
+  /**
+   * The encoded bytes of a chunk that will never be appended to again: a view of the buffer
+   * when it is nearly full (at most a quarter unused), else an exact-size copy. Sealing with a view
+   * avoids leaving the whole outgrown buffer behind in the byte arena's slab.
+   */
+  finishedBytes(): Uint8Array {
+    const w = this.writer;
+    if (w === null) return this.encoded as Uint8Array;
+    const used = w.lengthBytes;
+    return w.capacityBytes - used <= used >> 2 ? w.bytes() : w.copyBytes();
+  }
+
   /** An exact-size copy of the encoded bytes, for persistence or to trim a finished chunk. */
   sealedBytes(): Uint8Array {
     return this.writer !== null ? this.writer.copyBytes() : copyChunkBytes(this.encoded as Uint8Array);

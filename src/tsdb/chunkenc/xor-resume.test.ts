@@ -101,3 +101,20 @@ describe('XorChunk.resume from a saved encoder state', () => {
     expect(huge.encoderState(state)).toBe(false);
   });
 });
+
+describe('XorChunk.finishedBytes', () => {
+  it('returns the encoded bytes, viewing a nearly full buffer and copying a mostly empty one', () => {
+    const probe = new XorChunk();
+    for (let i = 0; i < 3; i++) probe.append(i * 1000, i);
+    const full = new XorChunk(undefined, probe.bytes().length); // exactly the room it needs
+    for (let i = 0; i < 3; i++) full.append(i * 1000, i);
+    const view = full.finishedBytes();
+    expect(Buffer.from(view).equals(Buffer.from(full.bytes()))).toBe(true);
+    expect(view.buffer === full.bytes().buffer && view.byteOffset === full.bytes().byteOffset).toBe(true);
+    const roomy = new XorChunk(undefined, 4096);
+    roomy.append(1000, 1);
+    const copy = roomy.finishedBytes();
+    expect(Buffer.from(copy).equals(Buffer.from(roomy.bytes()))).toBe(true);
+    expect(copy.buffer === roomy.bytes().buffer && copy.byteOffset === roomy.bytes().byteOffset).toBe(false);
+  });
+});

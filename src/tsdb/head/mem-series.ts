@@ -235,7 +235,7 @@ export class MemSeries {
     const chunk = this.open;
     this.open = null;
     if (chunk === null || chunk.numSamples() === 0) return null;
-    const sealed: SealedChunk = { minTimeMs: chunk.minTimeMs(), maxTimeMs: chunk.maxTimeMs(), bytes: chunk.sealedBytes() };
+    const sealed: SealedChunk = { minTimeMs: chunk.minTimeMs(), maxTimeMs: chunk.maxTimeMs(), bytes: chunk.finishedBytes() };
     if (this.sealed === NO_CHUNKS) this.sealed = [];
     this.sealed.push(sealed);
     return sealed;
