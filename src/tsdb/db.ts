@@ -1,17 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { UnixMs } from '../model/index.js';
+import type { Matcher, UnixMs } from '../model/index.js';
 import { StorageError, StorageErrorCode, mergeSeriesSets, type Appendable, type Appender, type Queryable, type Querier, type SelectHints, type SeriesSet } from '../storage/index.js';
-import type { Matcher } from '../model/index.js';
 import { openBlocks, type Block } from './block/index.js';
 import { resolveDbOptions, type DbOptions, type ResolvedDbOptions } from './db-options.js';
 import { compactHead, applyRetention, type CompactionStats } from './db-compact.js';
-import { WalCommitLog, loadHeadChunks, replayWalIntoHead, type HeadReplayReport } from './db-wal.js';
+import { WalCommitLog, checkpointHead, loadHeadChunks, replayWalIntoHead, type HeadReplayReport } from './db-wal.js';
 import { HeadChunksLog } from './head-chunks-log.js';
 import { DirLock } from './db-lock.js';
 import { Head } from './head/index.js';
 import { Wal } from './wal/index.js';
-import { checkpointHead } from './db-wal.js';
 import type { DbStats } from './db-stats.js';
 
 /** A block with the number of open queriers reading it; deletion waits for zero. */
@@ -52,6 +50,10 @@ export class Db implements Appendable, Queryable {
     readonly replay: HeadReplayReport & { durationSeconds: number },
   ) {
     this.blocks = blocks.map((block) => ({ block, pins: 0, doomed: false }));
+    // Look at the head after each commit; compaction and checkpoints themselves run later, async.
+    head.options.afterCommit = () => {
+      if (this.isCompactable() || this.needsCheckpoint()) this.maybeCompact();
+    };
     this.timer = setInterval(() => this.maybeCompact(), 60_000);
     this.timer.unref();
   }
@@ -112,14 +114,7 @@ export class Db implements Appendable, Queryable {
 
   appender(): Appender {
     this.checkOpen();
-    const app = this.head.appender();
-    const commit = app.commit.bind(app);
-    // Look at the head's time span after each commit; compaction itself runs later, async.
-    app.commit = async () => {
-      await commit();
-      if (this.isCompactable() || this.needsCheckpoint()) this.maybeCompact();
-    };
-    return app;
+    return this.head.appender();
   }
 
   querier(minTMs: UnixMs, maxTMs: UnixMs): Querier {

@@ -151,6 +151,7 @@ export class HeadAppender implements Appender {
     } finally {
       this.release();
     }
+    head.options.afterCommit?.();
   }
 
   rollback(): void {

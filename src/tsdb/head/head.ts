@@ -18,6 +18,8 @@ export interface HeadOptions {
    * newest persisted block.
    */
   oooWindowMs: UnixMs;
+  /** Called after every successful commit (the DB checks whether to compact or checkpoint). */
+  afterCommit?: () => void;
   /** Called with every chunk the head seals, so it can be persisted (head chunks file). */
   onChunkSealed?: (series: MemSeries, chunk: SealedChunk) => void;
 }
