@@ -32,10 +32,10 @@ export class WalCommitLog implements CommitLog {
   private readonly seriesBuf = new ByteBuffer(4096);
   private readonly samplesBuf = new ByteBuffer(16384);
   private readonly oooBuf = new ByteBuffer(1024);
+  // Scratch arrays reused across commits: refs always, times and values only to split a batch.
   private refs = new Float64Array(1024);
-  private oooRefs = new Float64Array(64);
-  private oooTs = new Float64Array(64);
-  private oooValues = new Float64Array(64);
+  private ts = new Float64Array(0);
+  private vals = new Float64Array(0);
 
   constructor(private readonly wal: Wal) {}
 
@@ -55,46 +55,33 @@ export class WalCommitLog implements CommitLog {
     }
     if (this.refs.length < count) this.refs = new Float64Array(Math.max(count, this.refs.length * 2));
     if (ooo === null) {
+      // The common case: every sample in order, encoded straight from the appender's arrays.
       for (let i = 0; i < count; i++) this.refs[i] = series[i].ref;
-      this.samplesBuf.reset();
-      encodeSamples(this.samplesBuf, this.refs, tsMs, values, count);
-      records.push({ type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() });
+      this.push(records, this.samplesBuf, RecordType.SAMPLES, tsMs, values, count);
     } else {
-      this.logSplit(series, tsMs, values, ooo, count, records);
+      if (this.ts.length < count) {
+        this.ts = new Float64Array(this.refs.length);
+        this.vals = new Float64Array(this.refs.length);
+      }
+      for (const [want, buf, type] of [[0, this.samplesBuf, RecordType.SAMPLES], [1, this.oooBuf, RecordType.OOO_SAMPLES]] as const) {
+        let n = 0;
+        for (let i = 0; i < count; i++) {
+          if (ooo[i] !== want) continue;
+          this.refs[n] = series[i].ref;
+          this.ts[n] = tsMs[i];
+          this.vals[n++] = values[i];
+        }
+        if (n > 0) this.push(records, buf, type, this.ts, this.vals, n);
+      }
     }
     this.wal.log(records);
   }
 
-  /** Encodes in-order and out-of-order samples into their two record types. */
-  private logSplit(series: readonly MemSeries[], tsMs: Float64Array, values: Float64Array, ooo: Uint8Array, count: number, records: WalRecord[]): void {
-    if (this.oooRefs.length < count) {
-      this.oooRefs = new Float64Array(count);
-      this.oooTs = new Float64Array(count);
-      this.oooValues = new Float64Array(count);
-    }
-    const inTs = new Float64Array(count);
-    const inValues = new Float64Array(count);
-    let n = 0;
-    let m = 0;
-    for (let i = 0; i < count; i++) {
-      if (ooo[i] === 1) {
-        this.oooRefs[m] = series[i].ref;
-        this.oooTs[m] = tsMs[i];
-        this.oooValues[m++] = values[i];
-      } else {
-        this.refs[n] = series[i].ref;
-        inTs[n] = tsMs[i];
-        inValues[n++] = values[i];
-      }
-    }
-    if (n > 0) {
-      this.samplesBuf.reset();
-      encodeSamples(this.samplesBuf, this.refs, inTs, inValues, n);
-      records.push({ type: RecordType.SAMPLES, payload: this.samplesBuf.subarray() });
-    }
-    this.oooBuf.reset();
-    encodeSamples(this.oooBuf, this.oooRefs, this.oooTs, this.oooValues, m);
-    records.push({ type: RecordType.OOO_SAMPLES, payload: this.oooBuf.subarray() });
+  /** Encodes `count` samples (refs from `this.refs`) into `buf` as one record of `type`. */
+  private push(records: WalRecord[], buf: ByteBuffer, type: RecordType, tsMs: Float64Array, values: Float64Array, count: number): void {
+    buf.reset();
+    encodeSamples(buf, this.refs, tsMs, values, count);
+    records.push({ type, payload: buf.subarray() });
   }
 }
 
@@ -174,9 +161,7 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
       samplesSkipped++;
       return;
     }
-    const sealed = s.appendCommitted(tMs, value, rangeMs);
-    if (sealed !== null) head.options.onChunkSealed?.(s, sealed);
-    head.noteTime(tMs);
+    head.appendCommitted(s, tMs, value);
     samples++;
   };
   const onOooSample = (ref: number, tMs: number, value: number): void => {
@@ -217,7 +202,7 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
         decodeHeadChunks(payload, (ref, c) => {
           const s = lookup(ref);
           if ((c.flags & HEAD_CHUNK_OPEN) === 0 || s === undefined || c.maxTimeMs < minValid) return;
-          if (s.resumeOpen(c.bytes, rangeMs, c.encoder)) {
+          if (s.resumeOpen(c.bytes, c.minTimeMs, rangeMs, c.encoder)) {
             chunksLoaded++;
             head.noteTime(c.minTimeMs);
             head.noteTime(s.lastTMs);

@@ -50,7 +50,7 @@ runAppenderSuite(
     cleanups.push(t.remove);
     return underTest(t.dir);
   },
-  { validatesOrder: true },
+  { validatesOrder: true, persistent: true },
 );
 
 runQuerierSuite('tsdb after restart (WAL replay)', async (data) => {

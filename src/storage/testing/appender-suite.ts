@@ -17,6 +17,8 @@ export interface AppenderUnderTest {
 export interface AppenderSuiteOptions {
   /** True when `append` rejects out-of-order and duplicate samples (the TSDB); false when a remote end decides. */
   validatesOrder: boolean;
+  /** True when the storage persists and `AppenderUnderTest.reopen` exists: committed samples must survive a reopen. */
+  persistent: boolean;
 }
 
 const lbl = (name: string, extra: Record<string, string> = {}): Labels => Labels.from({ __name__: name, ...extra });
@@ -159,14 +161,14 @@ export function runAppenderSuite(name: string, open: () => Promise<AppenderUnder
       }));
     }
 
-    it('keeps committed samples across a reopen (when the storage persists)', async () => {
+    if (options.persistent) it('keeps committed samples across a reopen', async () => {
       let s = await open();
       try {
         const app = s.appendable.appender();
         app.append(0, lbl('suite_durable', { k: 'v' }), 1000, 42);
         app.append(0, lbl('suite_durable', { k: 'w' }), 1000, STALE_NAN);
         await app.commit();
-        if (s.reopen === undefined) return;
+        if (s.reopen === undefined) throw new Error('a persistent storage under test must provide reopen()');
         s = await s.reopen();
         const got = await s.read([matcher('=', '__name__', 'suite_durable')], 0, 10_000);
         expect(got.map((g) => [g.labels.get('k'), g.samples.map((x) => bits(x.value))])).toEqual([

@@ -101,13 +101,9 @@ export class HeadAppender implements Appender {
     throw new StorageError(StorageErrorCode.OUT_OF_ORDER_SAMPLE, `out of order sample at ${tMs} for ${s.labels.toString()} (newest is ${lastT})`);
   }
 
+  // Synchronous inside: validation, the WAL write and the apply happen in one turn, so no other
+  // commit can interleave. Async only to honour the contract (remote appenders need it).
   async commit(): Promise<void> {
-    this.commitSync();
-    return Promise.resolve();
-  }
-
-  /** The synchronous body of `commit`, for callers that batch many commits (replay, benchmarks). */
-  commitSync(): void {
     if (this.closed) throw new StorageError(StorageErrorCode.APPENDER_CLOSED, 'appender already committed or rolled back');
     this.closed = true;
     const head = this.head;
@@ -131,21 +127,16 @@ export class HeadAppender implements Appender {
           throw new StorageError(StorageErrorCode.UNAVAILABLE, `write-ahead log write failed: ${(e as Error).message}`, { cause: e });
         }
       }
-      const rangeMs = head.options.blockRangeMs;
-      const onSealed = head.options.onChunkSealed;
       for (let i = 0; i < kept; i++) {
         const s = this.series[i];
         const t = this.tsMs[i];
         if (this.oooCount > 0 && this.ooo[i] === 1) {
           s.insertOoo(t, this.values[i]);
           head.stats.oooAppended++;
+          head.noteTime(t);
         } else {
-          const hadOpen = s.open !== null;
-          const sealed = s.appendCommitted(t, this.values[i], rangeMs);
-          if (sealed !== null && onSealed !== undefined) onSealed(s, sealed);
-          if (!hadOpen || sealed !== null) head.stats.chunksCreated++;
+          head.appendCommitted(s, t, this.values[i]);
         }
-        head.noteTime(t);
       }
       head.stats.samplesAppended += kept;
     } finally {

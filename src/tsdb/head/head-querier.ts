@@ -54,18 +54,18 @@ export class HeadQuerier implements Querier {
 
   select(matchers: readonly Matcher[], hints?: SelectHints): SeriesSet {
     this.checkOpen();
-    const refs = this.head.postings.select(matchers);
     const out: Series[] = [];
-    for (let i = 0; i < refs.length; i++) {
-      const s = this.head.seriesByRef(refs[i]);
-      if (s === undefined) continue;
+    const labelsOnly = hints?.labelsOnly === true;
+    for (const s of this.seriesWithData(matchers)) {
+      if (labelsOnly) {
+        out.push(new HeadSeries(s.labels, [], [], this.minTMs, this.maxTMs, null));
+        continue;
+      }
       const chunks: Uint8Array[] = [];
       const counts: (number | undefined)[] = [];
       snapshotChunks(s, this.minTMs, this.maxTMs, chunks, counts);
       const ooo = s.ooo?.slice(this.minTMs, this.maxTMs) ?? null;
-      if (chunks.length === 0 && ooo === null) continue;
-      if (hints?.labelsOnly === true) out.push(new HeadSeries(s.labels, [], [], this.minTMs, this.maxTMs, null));
-      else out.push(new HeadSeries(s.labels, chunks, counts, this.minTMs, this.maxTMs, ooo));
+      if (chunks.length > 0 || ooo !== null) out.push(new HeadSeries(s.labels, chunks, counts, this.minTMs, this.maxTMs, ooo));
     }
     out.sort((a, b) => a.labels.compare(b.labels));
     return new ArraySeriesSet(out);

@@ -25,7 +25,7 @@ runAppenderSuite(
       close: () => Promise.resolve(),
     });
   },
-  { validatesOrder: true },
+  { validatesOrder: true, persistent: false },
 );
 
 runQuerierSuite('in-memory head', async (data) => {

@@ -137,6 +137,19 @@ export class Head {
     return Math.max(this.minValidTimeMs, this.maxTimeMs - this.options.oooWindowMs);
   }
 
+  /**
+   * Puts a committed in-order sample into its series' chunks: seals a full chunk (handing it to
+   * `onChunkSealed`), counts new chunks, and widens the head's time range. The one path both
+   * commits and WAL replay take, so a sealed chunk always reaches the head-chunks log.
+   */
+  appendCommitted(s: MemSeries, tMs: UnixMs, value: number): void {
+    const hadOpen = s.open !== null;
+    const sealed = s.appendCommitted(tMs, value, this.options.blockRangeMs);
+    if (sealed !== null) this.options.onChunkSealed?.(s, sealed);
+    if (!hadOpen || sealed !== null) this.stats.chunksCreated++;
+    this.noteTime(tMs);
+  }
+
   /** Records that a committed sample at `tMs` entered the head. */
   noteTime(tMs: UnixMs): void {
     if (tMs < this.minTimeMs) this.minTimeMs = tMs;

@@ -218,11 +218,11 @@ export class MemSeries {
    * sealed chunk already covers it (it was sealed after the checkpoint that saved it). With the
    * encoder state saved beside it, nothing is decoded. Returns whether it was taken.
    */
-  resumeOpen(bytes: Uint8Array, blockRangeMs: number, encoder?: XorEncoderState): boolean {
+  resumeOpen(bytes: Uint8Array, minTimeMs: UnixMs, blockRangeMs: number, encoder?: XorEncoderState): boolean {
     // A sealed chunk covering it came from the head-chunks log: it was sealed after the checkpoint.
-    if (encoder !== undefined && encoder.tFirst <= this.lastTMs) return false;
+    if (minTimeMs <= this.lastTMs) return false;
     const chunk = XorChunk.resume(bytes, encoder);
-    if (chunk.numSamples() === 0 || chunk.minTimeMs() <= this.lastTMs) return false;
+    if (chunk.numSamples() === 0) return false;
     this.open = chunk;
     this.openChunkEndMs = (Math.floor(chunk.minTimeMs() / blockRangeMs) + 1) * blockRangeMs;
     this.lastTMs = chunk.maxTimeMs();

@@ -92,6 +92,8 @@ export function* replayWalSteps(dir: string, opts: ReplayOptions): Generator<num
       first: segments[0],
     });
   }
+  // The reused read buffer lives as long as this replay, not the process (it reaches a segment's size).
+  const reader = opts.reuseBuffer === true ? new ReusedReader() : null;
   for (let k = 0; k < segments.length; k++) {
     const seg = segments[k];
     if (k > 0 && seg !== segments[k - 1] + 1) {
@@ -101,7 +103,7 @@ export function* replayWalSteps(dir: string, opts: ReplayOptions): Generator<num
       break;
     }
     const file = segmentPath(dir, seg);
-    const buf = opts.reuseBuffer === true ? readIntoShared(file) : fs.readFileSync(file);
+    const buf = reader !== null ? reader.read(file) : fs.readFileSync(file);
     // A plain Uint8Array view: subarrays of a Buffer go through Buffer's slower constructor,
     // and replay takes a subarray per record and per chunk.
     const data = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -154,22 +156,24 @@ function dropSegments(dir: string, segments: readonly number[], logger: Logger):
   return total;
 }
 
-let shared = Buffer.alloc(0);
+/** Reads files into one buffer that grows as needed; each result is a view, valid until the next read. */
+class ReusedReader {
+  private buf = Buffer.alloc(0);
 
-/** Reads `file` into a module-wide buffer reused across segments; the result is a view of it. */
-function readIntoShared(file: string): Buffer {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (shared.length < size) shared = Buffer.allocUnsafe(Math.max(size, shared.length * 2));
-    let off = 0;
-    while (off < size) {
-      const n = fs.readSync(fd, shared, off, size - off, off);
-      if (n === 0) break; // the file shrank meanwhile: treat what was read as the file
-      off += n;
+  read(file: string): Buffer {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (this.buf.length < size) this.buf = Buffer.allocUnsafe(Math.max(size, this.buf.length * 2));
+      let off = 0;
+      while (off < size) {
+        const n = fs.readSync(fd, this.buf, off, size - off, off);
+        if (n === 0) break; // the file shrank meanwhile: treat what was read as the file
+        off += n;
+      }
+      return this.buf.subarray(0, off);
+    } finally {
+      fs.closeSync(fd);
     }
-    return shared.subarray(0, off);
-  } finally {
-    fs.closeSync(fd);
   }
 }
