@@ -54,8 +54,13 @@ export type ArithmeticOp = '+' | '-' | '*' | '/' | '%' | '^' | 'atan2';
 export type ComparisonOp = '==' | '!=' | '>' | '<' | '>=' | '<=';
 /** Set operators; only valid between two instant vectors. */
 export type SetOp = 'and' | 'or' | 'unless';
+/**
+ * Native-histogram trim operators (Prometheus 3.11+): `h </ x` keeps the observations below x,
+ * `h >/ x` those above. They bind like comparisons but are not comparisons (no `bool`).
+ */
+export type TrimOp = '</' | '>/';
 /** Every binary operator. */
-export type BinaryOp = ArithmeticOp | ComparisonOp | SetOp;
+export type BinaryOp = ArithmeticOp | ComparisonOp | SetOp | TrimOp;
 
 /** `sum by (job) (x)`, `topk(3, x)`, `count_values("v", x)`. */
 export interface AggregateExpr {
@@ -69,7 +74,10 @@ export interface AggregateExpr {
   readonly grouping: readonly string[];
   /** True for `without`, false for `by` or no clause. */
   readonly without: boolean;
-  /** True when a `by`/`without` clause was written (even an empty one): the printer keeps it. */
+  /**
+   * True when a `by`/`without` clause was written, even an empty one. (The printer follows
+   * Prometheus: it keeps `without ()` but drops `by ()`.)
+   */
   readonly hasGrouping: boolean;
   readonly pos: PositionRange;
 }
@@ -228,7 +236,10 @@ export interface UnaryExpr {
 /** `foo{job="x"}`, `{__name__=~"a.*"}`, `{"utf8.name"}`, with offset and `@`. */
 export interface VectorSelector {
   readonly type: 'VectorSelector';
-  /** The metric name when written outside the braces (or as a quoted name inside), else ''. */
+  /**
+   * The metric name when written outside the braces, else '' (as in Prometheus, a quoted name
+   * inside the braces, `{"a.b"}`, is only a `__name__` matcher).
+   */
   readonly name: string;
   /** Every matcher, including the `__name__` matcher derived from `name`. */
   readonly matchers: readonly Matcher[];

@@ -1,0 +1,256 @@
+import { Labels } from '../../model/index.js';
+import type { Call, Expr, VectorSelector } from '../parser/ast.js';
+import { QueryError } from '../errors.js';
+import {
+  FUNCTION_IMPLS,
+  SORT_IN_RANGE_QUERY_WARNING,
+  absentLabels,
+  type InstantFunction,
+  type RangeFunction,
+} from '../functions/index.js';
+import type { Matrix, Series, Vector } from '../value.js';
+import type { EvalResult, Evaluator } from './evaluator.js';
+import { FunctionContextImpl } from './function-context.js';
+import { evalInfo } from './info.js';
+import { assertNoDuplicateSeries, duplicateLabelsetError } from './labels.js';
+import { evalRangeArgument, type RangeArgument } from './range-argument.js';
+import { loadSeries, refTime } from './selectors.js';
+
+const ANCHORED_OK = ['changes', 'delta', 'increase', 'rate', 'resets'];
+const SMOOTHED_OK = ['delta', 'increase', 'rate'];
+
+/** Evaluates a function call at every step. */
+export function evalCall(ev: Evaluator, call: Call): EvalResult {
+  const name = call.func.name;
+  if (name === 'info') return { kind: 'matrix', m: evalInfo(ev, call) };
+  if (name === 'timestamp') {
+    const vs = unwrap(call.args[0]);
+    if (vs.type === 'VectorSelector') return { kind: 'matrix', m: evalTimestampOfSelector(ev, vs) };
+  }
+  const matrixIndex = call.args.findIndex((a) => {
+    const u = unwrap(a);
+    return u.type === 'MatrixSelector' || u.type === 'SubqueryExpr';
+  });
+  const impl = FUNCTION_IMPLS.get(name);
+  if (matrixIndex >= 0) {
+    checkExtendedRange(call, matrixIndex);
+    if (name === 'absent_over_time') return { kind: 'matrix', m: evalAbsentOverTime(ev, call, matrixIndex) };
+    if (impl?.kind !== 'range') throw new QueryError('internal', `function ${name} has no range implementation`);
+    return { kind: 'matrix', m: evalRangeFunction(ev, call, matrixIndex, impl.call, impl.dropsName) };
+  }
+  if (impl?.kind !== 'instant') throw new QueryError('internal', `function ${name} is not implemented`);
+  if (name.startsWith('sort') && ev.steps > 1) ev.ctx.init.annotations.warn(SORT_IN_RANGE_QUERY_WARNING);
+  return { kind: 'matrix', m: evalInstantFunction(ev, call, impl.call) };
+}
+
+/** Strips parentheses and step-invariant wrappers. */
+export function unwrap(e: Expr): Expr {
+  while (e.type === 'ParenExpr' || e.type === 'StepInvariantExpr') e = e.expr;
+  return e;
+}
+
+function checkExtendedRange(call: Call, matrixIndex: number): void {
+  const arg = unwrap(call.args[matrixIndex]);
+  if (arg.type !== 'MatrixSelector') return;
+  const name = call.func.name;
+  const vs = arg.vectorSelector;
+  if (vs.smoothed && !SMOOTHED_OK.includes(name)) {
+    throw new QueryError('execution', `smoothed modifier can only be used with: ${SMOOTHED_OK.join(', ')} - not with ${name}`);
+  }
+  if (vs.anchored && !ANCHORED_OK.includes(name)) {
+    throw new QueryError('execution', `anchored modifier can only be used with: ${ANCHORED_OK.join(', ')} - not with ${name}`);
+  }
+}
+
+/** Functions over instant vectors and scalars: gather each argument's vector per step and call. */
+function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunction): Matrix {
+  const args = call.args.map((a) => ev.eval(a));
+  const fctx = new FunctionContextImpl(ev, call.args);
+  const cursors = args.map((a) => (a.kind === 'matrix' ? new Int32Array(a.m.length) : new Int32Array(0)));
+  const vectors: Vector[] = args.map(() => []);
+  const out = new SeriesCollector();
+  const scalarResult = call.func.returnType === 'scalar';
+  for (let i = 0; i < ev.steps; i++) {
+    ev.ctx.check();
+    const ts = ev.stepTime(i);
+    for (let j = 0; j < args.length; j++) {
+      const a = args[j];
+      vectors[j] = a.kind === 'matrix' ? gatherStep(a.m, cursors[j], ts) : [];
+    }
+    fctx.tMs = ts;
+    const res = fn(vectors, fctx);
+    if (scalarResult) {
+      out.add(Labels.EMPTY, false, ts, res.length > 0 ? res[0].f : NaN);
+      continue;
+    }
+    if (res.length > 1) checkStepDuplicates(res);
+    for (const s of res) out.add(s.metric, s.dropName, ts, s.f);
+  }
+  for (const a of args) if (a.kind === 'matrix') ev.ctx.releaseSamples(countPoints(a.m));
+  const m = out.result();
+  if (!ev.ctx.init.delayedNameRemoval) {
+    for (const s of m) if (s.dropName) ev.markDropName(s);
+  }
+  ev.ctx.addSamples(countPoints(m), call.func.name);
+  return m;
+}
+
+/** The samples of a matrix at step time `ts`; `cursors` remembers where each series was. */
+export function gatherStep(m: Matrix, cursors: Int32Array, ts: number): Vector {
+  const v: Vector = [];
+  for (let k = 0; k < m.length; k++) {
+    const s = m[k];
+    const c = cursors[k];
+    if (c < s.t.length && s.t[c] === ts) {
+      v.push({ metric: s.metric, t: ts, f: s.f[c], dropName: s.dropName });
+      cursors[k] = c + 1;
+    }
+  }
+  return v;
+}
+
+function checkStepDuplicates(v: Vector): void {
+  const seen = new Set<string>();
+  for (const s of v) {
+    const k = s.metric.key();
+    if (seen.has(k)) throw duplicateLabelsetError();
+    seen.add(k);
+  }
+}
+
+/** Total points of a matrix. */
+export function countPoints(m: Matrix): number {
+  let n = 0;
+  for (const s of m) n += s.t.length;
+  return n;
+}
+
+/** Collects per-step output samples into series keyed by labels, in first-seen order. */
+export class SeriesCollector {
+  private readonly byKey = new Map<string, Series>();
+  private readonly order: Series[] = [];
+
+  add(metric: Labels, dropName: boolean, t: number, f: number): void {
+    const k = metric.key();
+    let s = this.byKey.get(k);
+    if (!s) {
+      s = { metric, t: [], f: [], dropName };
+      this.byKey.set(k, s);
+      this.order.push(s);
+    }
+    s.t.push(t);
+    s.f.push(f);
+    if (dropName) s.dropName = true;
+  }
+
+  result(): Matrix {
+    return this.order;
+  }
+}
+
+/** Range-vector functions: slide each series' window over the steps and call once per window. */
+function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: RangeFunction, dropsName: boolean): Matrix {
+  const scalarArgs = call.args.map((a, i) => (i === matrixIndex || a.type === 'StringLiteral' ? null : ev.evalMatrix(a)));
+  const scalars: number[] = new Array<number>(call.args.length - 1).fill(0);
+  const arg = evalRangeArgument(ev, call.args[matrixIndex]);
+  const fctx = new FunctionContextImpl(ev, call.args);
+  fctx.anchored = arg.anchored;
+  fctx.smoothed = arg.smoothed;
+  const out: Matrix = [];
+  for (const s of arg.series) {
+    const series: Series = { metric: s.metric, t: [], f: [], dropName: s.dropName };
+    const win = { metric: s.metric, t: s.t, f: s.f, lo: 0, hi: 0 };
+    for (let i = 0; i < ev.steps; i++) {
+      ev.ctx.check();
+      const ts = ev.stepTime(i);
+      const ref = rangeRef(arg, ts);
+      const start = ref - arg.rangeMs;
+      advanceWindow(win, start, ref);
+      if (win.hi === win.lo && !(arg.anchored || arg.smoothed)) continue;
+      let si = 0;
+      for (let j = 0; j < scalarArgs.length; j++) {
+        const sa = scalarArgs[j];
+        if (sa !== null) scalars[si++] = sa.length > 0 ? (sa[0].f[i] ?? NaN) : NaN;
+      }
+      fctx.tMs = ts;
+      fctx.rangeStartMs = start;
+      fctx.rangeEndMs = ref;
+      const v = fn(win, scalars, fctx);
+      if (v === undefined) continue;
+      series.t.push(ts);
+      series.f.push(v);
+    }
+    if (series.t.length === 0) continue;
+    if (dropsName) ev.markDropName(series);
+    out.push(series);
+  }
+  ev.ctx.releaseSamples(arg.heldSamples);
+  if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
+  ev.ctx.addSamples(countPoints(out), call.func.name);
+  return out;
+}
+
+function rangeRef(arg: RangeArgument, ts: number): number {
+  return (arg.timestampMs ?? ts) - arg.offsetMs;
+}
+
+/** Moves `lo`/`hi` so that the points `[lo, hi)` are those in `(start, end]`. */
+function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: number }, start: number, end: number): void {
+  const t = win.t;
+  if (win.lo > 0 && t[win.lo - 1] > start) win.lo = 0; // the window moved back (constant @): restart
+  if (win.hi > 0 && t[win.hi - 1] > end) win.hi = 0;
+  while (win.lo < t.length && t[win.lo] <= start) win.lo++;
+  if (win.hi < win.lo) win.hi = win.lo;
+  while (win.hi < t.length && t[win.hi] <= end) win.hi++;
+}
+
+/** `absent_over_time(v[r])`: 1 at every step where no series has a point in the window. */
+function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Matrix {
+  const arg = evalRangeArgument(ev, call.args[matrixIndex]);
+  const present = new Uint8Array(ev.steps);
+  for (const s of arg.series) {
+    const win = { t: s.t, lo: 0, hi: 0 };
+    for (let i = 0; i < ev.steps; i++) {
+      const ref = rangeRef(arg, ev.stepTime(i));
+      advanceWindow(win, ref - arg.rangeMs, ref);
+      if (win.hi > win.lo) present[i] = 1;
+    }
+  }
+  ev.ctx.releaseSamples(arg.heldSamples);
+  const metric = absentLabels(call.args[matrixIndex]);
+  const series: Series = { metric, t: [], f: [], dropName: false };
+  for (let i = 0; i < ev.steps; i++) {
+    if (present[i]) continue;
+    series.t.push(ev.stepTime(i));
+    series.f.push(1);
+  }
+  return series.t.length > 0 ? [series] : [];
+}
+
+/** `timestamp(selector)`: the timestamp of the sample each step selects, in seconds. */
+function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Matrix {
+  const lookback = ev.ctx.init.lookbackDeltaMs;
+  const first = refTime(vs, ev.startMs);
+  const last = refTime(vs, ev.endMs);
+  const loaded = loadSeries(ev, vs, Math.min(first, last) - lookback, Math.max(first, last), true);
+  const out: Matrix = [];
+  for (const s of loaded) {
+    const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
+    let j = -1;
+    for (let i = 0; i < ev.steps; i++) {
+      const ts = ev.stepTime(i);
+      const ref = refTime(vs, ts);
+      if (j >= 0 && s.t[j] > ref) j = -1;
+      while (j + 1 < s.t.length && s.t[j + 1] <= ref) j++;
+      if (j < 0 || s.t[j] <= ref - lookback || s.stale?.[j]) continue;
+      series.t.push(ts);
+      series.f.push(s.t[j] / 1000);
+    }
+    if (series.t.length === 0) continue;
+    ev.markDropName(series);
+    out.push(series);
+  }
+  if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
+  ev.ctx.addSamples(countPoints(out), 'timestamp');
+  return out;
+}

@@ -1,0 +1,166 @@
+import { Labels } from '../../model/index.js';
+import type { Expr, StepInvariantExpr, SubqueryExpr } from '../parser/ast.js';
+import { QueryError } from '../errors.js';
+import type { Matrix, Series } from '../value.js';
+import { evalAggregate } from './aggregate.js';
+import { evalBinary } from './binary.js';
+import { evalCall } from './call.js';
+import type { QueryContext } from './context.js';
+import { assertNoDuplicateSeries, dropMetricName } from './labels.js';
+import { evalMatrixSelector, evalVectorSelector } from './selectors.js';
+
+/** What evaluating a node gives: a matrix (vectors and scalars over all steps, or a range vector) or a string. */
+export type EvalResult = { readonly kind: 'matrix'; readonly m: Matrix } | { readonly kind: 'string'; readonly v: string };
+
+/**
+ * Evaluates an expression over the steps `startMs, startMs + intervalMs, ..., endMs`, as
+ * Prometheus' `evaluator`: every instant-vector or scalar node yields a matrix with one point per
+ * step where it has a value (a scalar is one series with empty labels). An instant query is a
+ * range query with one step. Subqueries and step-invariant subtrees run in child evaluators over
+ * their own steps, sharing the query's `QueryContext`.
+ */
+export class Evaluator {
+  /** Number of steps. */
+  readonly steps: number;
+
+  constructor(
+    readonly ctx: QueryContext,
+    readonly startMs: number,
+    readonly endMs: number,
+    readonly intervalMs: number,
+  ) {
+    this.steps = intervalMs > 0 ? Math.floor((endMs - startMs) / intervalMs) + 1 : 1;
+  }
+
+  /** The timestamp of step `i`. */
+  stepTime(i: number): number {
+    return this.startMs + i * this.intervalMs;
+  }
+
+  /** Evaluates a node whose type is instant vector or scalar and returns its matrix. */
+  evalMatrix(e: Expr): Matrix {
+    const r = this.eval(e);
+    if (r.kind !== 'matrix') throw new QueryError('internal', `expected a matrix from ${e.type}, got a string`);
+    return r.m;
+  }
+
+  /** Evaluates any node. */
+  eval(e: Expr): EvalResult {
+    this.ctx.check();
+    switch (e.type) {
+      case 'AggregateExpr':
+        return matrix(evalAggregate(this, e));
+      case 'BinaryExpr':
+        return matrix(evalBinary(this, e));
+      case 'Call':
+        return evalCall(this, e);
+      case 'MatrixSelector':
+        return matrix(evalMatrixSelector(this, e));
+      case 'NumberLiteral':
+        return matrix(this.constant(e.value));
+      case 'DurationExpr':
+        throw new QueryError('internal', 'unfolded duration expression');
+      case 'ParenExpr':
+        return this.eval(e.expr);
+      case 'StringLiteral':
+        return { kind: 'string', v: e.value };
+      case 'UnaryExpr':
+        return this.evalUnary(e.op, e.expr);
+      case 'VectorSelector':
+        return matrix(evalVectorSelector(this, e));
+      case 'SubqueryExpr':
+        return matrix(this.evalSubquery(e));
+      case 'StepInvariantExpr':
+        return this.evalStepInvariant(e);
+    }
+  }
+
+  /** A scalar with the same value at every step. */
+  constant(v: number): Matrix {
+    const t = new Array<number>(this.steps);
+    const f = new Array<number>(this.steps);
+    for (let i = 0; i < this.steps; i++) {
+      t[i] = this.stepTime(i);
+      f[i] = v;
+    }
+    this.ctx.addSamples(this.steps, 'scalar');
+    return [{ metric: Labels.EMPTY, t, f, dropName: false }];
+  }
+
+  /** Drops `__name__` now, or marks it for dropping at the end when delayed removal is on. */
+  markDropName(s: Series): void {
+    if (this.ctx.init.delayedNameRemoval) s.dropName = true;
+    else s.metric = dropMetricName(s.metric);
+  }
+
+  private evalUnary(op: '-' | '+', inner: Expr): EvalResult {
+    const r = this.eval(inner);
+    if (op === '+' || r.kind !== 'matrix') return r;
+    for (const s of r.m) {
+      for (let i = 0; i < s.f.length; i++) s.f[i] = -s.f[i];
+      this.markDropName(s);
+    }
+    if (!this.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(r.m);
+    return r;
+  }
+
+  /**
+   * Evaluates the inside of a subquery over its own steps: aligned to multiples of its step,
+   * starting at the first one after `start - offset - range`.
+   */
+  evalSubquery(e: SubqueryExpr): Matrix {
+    const intervalMs = e.stepMs > 0 ? e.stepMs : this.ctx.init.noStepSubqueryIntervalMs;
+    const evalStart = e.timestampMs ?? this.startMs;
+    const evalEnd = e.timestampMs ?? this.endMs;
+    const from = evalStart - e.offsetMs - e.rangeMs;
+    let start = intervalMs * Math.trunc(from / intervalMs);
+    if (start <= from) start += intervalMs;
+    const child = new Evaluator(this.ctx, start, evalEnd - e.offsetMs, intervalMs);
+    if (child.endMs < child.startMs) return [];
+    return child.evalMatrix(e.expr);
+  }
+
+  private evalStepInvariant(e: StepInvariantExpr): EvalResult {
+    const inner = e.expr;
+    if (inner.type === 'StringLiteral' || inner.type === 'NumberLiteral') return this.eval(inner);
+    const child = new Evaluator(this.ctx, this.startMs, this.startMs, this.intervalMs);
+    const r = child.eval(inner);
+    if (r.kind !== 'matrix') return r;
+    let unwrapped: Expr = inner;
+    while (unwrapped.type === 'ParenExpr') unwrapped = unwrapped.expr;
+    if (unwrapped.type === 'MatrixSelector' || unwrapped.type === 'SubqueryExpr' || this.steps === 1) return r;
+    // The value is the same at every step; only its timestamps change.
+    for (const s of r.m) {
+      if (s.f.length !== 1) continue;
+      const v = s.f[0];
+      for (let i = 1; i < this.steps; i++) {
+        s.t.push(this.stepTime(i));
+        s.f.push(v);
+      }
+      this.ctx.addSamples(this.steps - 1, 'step invariant expression');
+    }
+    return r;
+  }
+}
+
+function matrix(m: Matrix): EvalResult {
+  return { kind: 'matrix', m };
+}
+
+/** Reports whether an expression's type is scalar (unwrapping parentheses and step invariance). */
+export function isScalarExpr(e: Expr): boolean {
+  switch (e.type) {
+    case 'NumberLiteral':
+      return true;
+    case 'ParenExpr':
+    case 'StepInvariantExpr':
+    case 'UnaryExpr':
+      return isScalarExpr(e.expr);
+    case 'BinaryExpr':
+      return isScalarExpr(e.lhs) && isScalarExpr(e.rhs);
+    case 'Call':
+      return e.func.returnType === 'scalar';
+    default:
+      return false;
+  }
+}

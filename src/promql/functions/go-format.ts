@@ -1,0 +1,151 @@
+/**
+ * The few Go formatting and parsing routines whose output Prometheus users see in PromQL function
+ * results and messages: `%g` (`strconv.FormatFloat(f, 'g', -1, 64)` as `fmt` prints it), `%f`,
+ * `%q`, `labels.FormatOpenMetricsFloat` and `strconv.ParseFloat` (used on `le` labels).
+ */
+
+/** Shortest round-trip digits and decimal exponent of a finite, non-zero `|x|`. */
+function shortestDigits(x: number): { digits: string; exp: number } {
+  // toExponential() without an argument yields the shortest digits that round-trip, like Go.
+  const s = Math.abs(x).toExponential();
+  const e = s.indexOf('e');
+  return { digits: s.slice(0, e).replace('.', ''), exp: Number(s.slice(e + 1)) };
+}
+
+/**
+ * Go's `strconv.FormatFloat(x, 'g', -1, 64)`: the shortest digits that round-trip, in `%e` form
+ * (`1e+06`, `1.5e-05`) when the decimal exponent is below -4 or at least 6 (Go's threshold in
+ * shortest mode), plain otherwise. Infinities print as `+Inf` and `-Inf`, NaN as `NaN`, as `fmt`
+ * prints them for `%g`.
+ */
+export function formatGoFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const sign = x < 0 ? '-' : '';
+  const { digits, exp } = shortestDigits(x);
+  if (exp < -4 || exp >= 6) {
+    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const ea = Math.abs(exp);
+    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${ea < 10 ? '0' : ''}${ea}`;
+  }
+  return sign + fixedFromDigits(digits, exp);
+}
+
+/** Plain decimal notation of `0.d1d2... × 10^(exp+1)`. */
+function fixedFromDigits(digits: string, exp: number): string {
+  if (exp < 0) return `0.${'0'.repeat(-exp - 1)}${digits}`;
+  if (digits.length <= exp + 1) return digits + '0'.repeat(exp + 1 - digits.length);
+  return `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+}
+
+/** Go's `fmt.Sprintf("%f", x)`: six decimals; `NaN`, `+Inf`, `-Inf` for the special values. */
+export function formatGoFixed6(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  // toFixed switches to exponent notation from 1e21 on; such doubles are integers.
+  if (Math.abs(x) >= 1e21) return `${BigInt(x).toString()}.000000`;
+  return x.toFixed(6);
+}
+
+/**
+ * Prometheus' `labels.FormatOpenMetricsFloat`: like `%g`, but integral values get a `.0`
+ * (`0.0`, `1.0`, `100.0`) so that they read as floats.
+ */
+export function formatOpenMetricsFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+Inf';
+  if (x === -Infinity) return '-Inf';
+  const s = formatGoFloat(x);
+  return s.includes('.') || s.includes('e') ? s : `${s}.0`;
+}
+
+const NON_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+
+/** Go's `strconv.Quote` (what `%q` prints): double quotes, Go escapes for what is not printable. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (!NON_PRINTABLE.test(ch)) out += ch;
+    else if (cp === 7) out += '\\a';
+    else if (cp === 8) out += '\\b';
+    else if (cp === 12) out += '\\f';
+    else if (cp === 10) out += '\\n';
+    else if (cp === 13) out += '\\r';
+    else if (cp === 9) out += '\\t';
+    else if (cp === 11) out += '\\v';
+    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
+
+const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
+const HEX = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9_]+)$/;
+
+/**
+ * Go's rule for `_` in number literals (`strconv.underscoreOK`): only between digits, or right
+ * after a base prefix.
+ */
+function underscoreOK(s: string): boolean {
+  let saw = '^';
+  let i = 0;
+  if (s.startsWith('+') || s.startsWith('-')) s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s[1])) {
+    i = 2;
+    saw = '0';
+    hex = s[1] === 'x' || s[1] === 'X';
+  }
+  for (; i < s.length; i++) {
+    const c = s[i];
+    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
+      saw = '0';
+      continue;
+    }
+    if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw === '_') return false;
+    saw = '!';
+  }
+  return saw !== '_';
+}
+
+/**
+ * Go's `strconv.ParseFloat(s, 64)`, returning `undefined` where Go returns an error: syntax
+ * errors, and values out of range (which Go reports as `ErrRange` along with ±Inf). Accepts
+ * `Inf`/`Infinity` (signed, any case), `NaN` (any case, unsigned), decimal and hexadecimal
+ * (`0x1p-2`, exponent required) numbers with Go's underscore rules.
+ */
+export function parseGoFloat(s: string): number | undefined {
+  const special = /^([+-]?)(inf|infinity)$/i.exec(s);
+  if (special) return special[1] === '-' ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
+  if (s.includes('_') && !underscoreOK(s)) return undefined;
+  let v: number;
+  if (DECIMAL.test(s)) {
+    const clean = s.replaceAll('_', '');
+    if (!/[0-9]/.test(clean.split(/[eE]/)[0])) return undefined;
+    v = Number(clean);
+  } else {
+    const m = HEX.exec(s);
+    if (!m) return undefined;
+    const intPart = m[2].replaceAll('_', '');
+    const fracPart = (m[3] ?? '').replaceAll('_', '');
+    if (intPart === '' && fracPart === '') return undefined;
+    const mant = BigInt(`0x${intPart}${fracPart}`);
+    const exp = Number(m[4].replaceAll('_', '')) - 4 * fracPart.length;
+    v = Number(mant) * 2 ** exp;
+    if (m[1] === '-') v = -v;
+  }
+  if (!Number.isFinite(v)) return undefined; // ErrRange
+  return v;
+}

@@ -1,0 +1,28 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { FUNCTION_IMPLS } from './index.js';
+
+const TSV = new URL('../../../../shared/conformance/promql-functions.tsv', import.meta.url);
+
+describe('FUNCTION_IMPLS', () => {
+  test.skipIf(!existsSync(TSV))('covers every function of promql-functions.tsv but info and holt_winters', () => {
+    const rows = readFileSync(TSV, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
+      .filter(([kind, name]) => kind === 'function' && name !== 'info' && name !== 'holt_winters');
+    expect(rows.length).toBe(89);
+    for (const [, name, argTypes] of rows) {
+      const impl = FUNCTION_IMPLS.get(name);
+      expect(impl, name).toBeDefined();
+      expect(impl?.kind, name).toBe(argTypes.split(',').includes('matrix') ? 'range' : 'instant');
+    }
+    expect(FUNCTION_IMPLS.size).toBe(rows.length);
+  });
+
+  test('only last_over_time and first_over_time keep the metric name', () => {
+    const keep = [...FUNCTION_IMPLS].filter(([, impl]) => impl.kind === 'range' && !impl.dropsName).map(([name]) => name);
+    expect(keep.sort()).toEqual(['first_over_time', 'last_over_time']);
+  });
+});

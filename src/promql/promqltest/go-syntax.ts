@@ -1,0 +1,214 @@
+/**
+ * The bits of Go syntax the promqltest script language borrows from Go's standard library and
+ * from `prometheus/common/model`: durations (`model.ParseDuration`), numbers (`strconv.ParseInt`
+ * with base 0, then `strconv.ParseFloat`) and quoted strings (`strconv.Unquote`). They differ
+ * from PromQL's own rules in small ways the upstream files depend on (`0` is a valid duration,
+ * units must go from largest to smallest, `017` is octal), so they are kept exact here.
+ */
+
+/** Units of `model.ParseDuration`, largest first; `pos` enforces that order. */
+const DURATION_UNITS: Readonly<Record<string, { ms: number; pos: number }>> = {
+  y: { ms: 31_536_000_000, pos: 1 },
+  w: { ms: 604_800_000, pos: 2 },
+  d: { ms: 86_400_000, pos: 3 },
+  h: { ms: 3_600_000, pos: 4 },
+  m: { ms: 60_000, pos: 5 },
+  s: { ms: 1_000, pos: 6 },
+  ms: { ms: 1, pos: 7 },
+};
+
+/** The largest duration `model.ParseDuration` accepts (2^63 − 1 ns), in whole milliseconds. */
+const MAX_DURATION_MS = 9_223_372_036_854;
+
+/**
+ * Parses a Prometheus duration exactly as `model.ParseDuration` does: `0` on its own, or one or
+ * more `<digits><unit>` groups with units `y w d h m s ms` in decreasing order, each at most once.
+ * Returns milliseconds, or `undefined` when the text is not a valid duration.
+ */
+export function parsePromDurationMs(text: string): number | undefined {
+  if (text === '0') return 0;
+  if (text === '') return undefined;
+  let rest = text;
+  let total = 0;
+  let lastPos = 0;
+  while (rest !== '') {
+    const m = /^(\d+)([^\d]*)/.exec(rest);
+    if (m === null || m[2] === '') return undefined;
+    const unit = DURATION_UNITS[m[2]] as { ms: number; pos: number } | undefined;
+    if (unit === undefined || unit.pos <= lastPos) return undefined;
+    lastPos = unit.pos;
+    total += Number(m[1]) * unit.ms;
+    if (total > MAX_DURATION_MS) return undefined;
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+/**
+ * Go's `underscoreOK`: an underscore may only sit between two digits, or between a base prefix
+ * and a digit. `text` is the number without its sign.
+ */
+function underscoresOk(text: string): boolean {
+  let saw = '^';
+  let i = 0;
+  let hex = false;
+  if (/^0[xXbBoO]/.test(text)) {
+    i = 2;
+    saw = '0';
+    hex = text[1] === 'x' || text[1] === 'X';
+  }
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) saw = '0';
+    else if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+    } else {
+      if (saw === '_') return false;
+      saw = '!';
+    }
+  }
+  return saw !== '_';
+}
+
+/** `strconv.ParseInt(text, 0, 64)`; `undefined` on any error, including overflow. */
+function parseGoInt(text: string): number | undefined {
+  const m = /^([+-]?)(0[xX]|0[bB]|0[oO]|0(?=[0-7_]))?([0-9a-fA-F_]+)$/.exec(text);
+  if (m === null) return undefined;
+  const prefix = (m[2] ?? '').toLowerCase();
+  const base = prefix === '0x' ? 16 : prefix === '0b' ? 2 : prefix === '' ? 10 : 8;
+  const digits = m[3];
+  if (!underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
+  const clean = digits.replaceAll('_', '');
+  const valid = { 16: /^[0-9a-fA-F]+$/, 10: /^[0-9]+$/, 8: /^[0-7]+$/, 2: /^[01]+$/ }[base];
+  if (!valid.test(clean)) return undefined;
+  const big = BigInt(base === 10 ? clean : `0${prefix === '0' ? 'o' : prefix[1]}${clean}`) * (m[1] === '-' ? -1n : 1n);
+  if (big > 9223372036854775807n || big < -9223372036854775808n) return undefined;
+  return Number(big);
+}
+
+/** `strconv.ParseFloat(text, 64)`; `undefined` on any error, including overflow to ±Inf. */
+function parseGoFloat(text: string): number | undefined {
+  const special = /^([+-]?)(inf|infinity)$/i.exec(text);
+  if (special !== null) return special[1] === '-' ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
+  const dec = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/.exec(text);
+  if (dec !== null) {
+    if (!/[0-9]/.test(text.replace(/[eE].*$/, '')) || !underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
+    const v = Number(text.replaceAll('_', ''));
+    return Number.isFinite(v) ? v : undefined;
+  }
+  const hex = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9_]+)$/.exec(text);
+  if (hex === null) return undefined;
+  if (!underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
+  const intPart = hex[2].replaceAll('_', '');
+  const fracPart = (hex[3] ?? '').replaceAll('_', '');
+  if (intPart === '' && fracPart === '') return undefined;
+  let mant = 0;
+  for (const c of intPart + fracPart) mant = mant * 16 + parseInt(c, 16);
+  const v = mant * 2 ** (Number(hex[4].replaceAll('_', '')) - 4 * fracPart.length);
+  if (!Number.isFinite(v)) return undefined;
+  return hex[1] === '-' ? -v : v;
+}
+
+/**
+ * Parses a number as test.go's `parseNumber` does: first `strconv.ParseInt(text, 0, 64)` (so
+ * `0x1f`, `0o17`, `0b101`, octal `017` and `1_000` are integers), then `strconv.ParseFloat`
+ * (decimal and hexadecimal floats, `Inf`, `Infinity`, `NaN`, any letter case). Returns
+ * `undefined` when neither accepts the text, or when the float overflows.
+ */
+export function parseGoNumber(text: string): number | undefined {
+  return parseGoInt(text) ?? parseGoFloat(text);
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+};
+
+/**
+ * `strconv.Unquote`: a double-quoted string with Go escapes, a back-quoted raw string, or a
+ * single-quoted character. Returns `undefined` when the text is not exactly one such literal.
+ * `\x` and octal escapes give single bytes; like Go's, the result is then read as UTF-8 only when
+ * the bytes form valid UTF-8 (otherwise each byte becomes the code point of the same value).
+ */
+export function goUnquote(text: string): string | undefined {
+  if (text.length < 2) return undefined;
+  const q = text[0];
+  if (text[text.length - 1] !== q) return undefined;
+  const body = text.slice(1, -1);
+  if (q === '`') return body.includes('`') || body.includes('\r') ? undefined : body;
+  if (q !== '"' && q !== "'") return undefined;
+  let out = '';
+  let bytes: number[] = [];
+  const flush = (): void => {
+    if (bytes.length === 0) return;
+    try {
+      out += new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+    } catch {
+      out += String.fromCharCode(...bytes);
+    }
+    bytes = [];
+  };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\n' || c === q) return undefined;
+    if (c !== '\\') {
+      flush();
+      out += c;
+      continue;
+    }
+    const e = body[++i] as string | undefined;
+    if (e === undefined) return undefined;
+    if (e in SIMPLE_ESCAPES) {
+      flush();
+      out += SIMPLE_ESCAPES[e];
+    } else if (e === q) {
+      flush();
+      out += e;
+    } else if (e === 'x' || e === 'u' || e === 'U') {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const hex = body.slice(i + 1, i + 1 + n);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) return undefined;
+      i += n;
+      if (e === 'x') bytes.push(parseInt(hex, 16));
+      else {
+        const cp = parseInt(hex, 16);
+        if (cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000)) return undefined;
+        flush();
+        out += String.fromCodePoint(cp);
+      }
+    } else if (e >= '0' && e <= '7') {
+      const oct = body.slice(i, i + 3);
+      if (!/^[0-7]{3}$/.test(oct) || parseInt(oct, 8) > 255) return undefined;
+      i += 2;
+      bytes.push(parseInt(oct, 8));
+    } else {
+      return undefined;
+    }
+  }
+  flush();
+  if (q === "'" && Array.from(out).length !== 1) return undefined; // one code point, as Go's rune
+  return out;
+}
+
+/**
+ * A number as the PromQL lexer reads it inside a series description: an optional sign, then
+ * decimal digits with an optional fraction and exponent, or `Inf`/`NaN` in any letter case.
+ * Hexadecimal is not a number there (`0x10` is "0, ten more times"), but the token is converted
+ * like every PromQL number, with `ParseInt(…, 0, 64)` first, so a leading 0 still means octal.
+ * Returns `undefined` when `text` is not exactly one such number.
+ */
+export function parseSeriesNumber(text: string): number | undefined {
+  const m = /^([+-]?)((?:[0-9][0-9_]*\.?[0-9_]*|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9]+)?|inf|nan)$/i.exec(text);
+  if (m === null) return undefined;
+  const v = parseGoNumber(m[2]);
+  if (v === undefined) return undefined;
+  return m[1] === '-' ? -v : v;
+}
