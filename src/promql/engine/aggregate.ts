@@ -184,6 +184,7 @@ function aggregateSimple(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt
         default:
           v = value[g];
       }
+      ev.ctx.point();
       out[g].t.push(ts);
       out[g].f.push(v);
       count[g] = 0;
@@ -269,6 +270,7 @@ function aggregateK(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i:
     }
     for (let g = 0; g < heaps.length; g++) {
       const order = e.op === 'topk' || e.op === 'bottomk' ? heaps[g].sorted() : picked[g];
+      for (let n = 0; n < order.length; n++) ev.ctx.point();
       for (const si of order) out.add(input[si].metric, input[si].dropName, ts, vals[si]);
     }
   }
@@ -305,7 +307,10 @@ function countValues(ev: Evaluator, e: AggregateExpr, input: Matrix, label: stri
       if (entry) entry.n++;
       else counts.set(k, { metric, n: 1 });
     }
-    for (const { metric, n } of counts.values()) out.add(metric, false, ts, n);
+    for (const { metric, n } of counts.values()) {
+      ev.ctx.point();
+      out.add(metric, false, ts, n);
+    }
   }
   return out.result();
 }

@@ -50,6 +50,7 @@ function scalarScalar(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix): Ma
     const l = scalarAt(ev, lhs, ts);
     const rv = scalarAt(ev, rhs, ts);
     elemBinop(op, l, rv, r);
+    ev.ctx.point();
     // Scalar comparisons require `bool` (the parser checks), so they give 0 or 1.
     out.t.push(ts);
     out.f.push(isComparison(op) ? (r.keep ? 1 : 0) : r.v);
@@ -81,6 +82,7 @@ function vectorScalar(ev: Evaluator, op: BinaryOp, vec: Matrix, scalar: Matrix, 
       } else if (!r.keep) {
         continue;
       }
+      ev.ctx.point();
       series.t.push(ts);
       series.f.push(v);
     }

@@ -79,6 +79,7 @@ function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunction): Ma
     }
     fctx.tMs = ts;
     const res = fn(vectors, fctx);
+    for (let k = 0; k < res.length; k++) ev.ctx.point();
     if (scalarResult) {
       out.add(Labels.EMPTY, false, ts, res.length > 0 ? res[0].f : NaN);
       continue;
@@ -177,6 +178,7 @@ function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: R
       fctx.rangeEndMs = ref;
       const v = fn(win, scalars, fctx);
       if (v === undefined) continue;
+      ev.ctx.point();
       series.t.push(ts);
       series.f.push(v);
     }
@@ -221,6 +223,7 @@ function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Mat
   const series: Series = { metric, t: [], f: [], dropName: false };
   for (let i = 0; i < ev.steps; i++) {
     if (present[i]) continue;
+    ev.ctx.point();
     series.t.push(ev.stepTime(i));
     series.f.push(1);
   }
@@ -238,11 +241,13 @@ function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Matrix {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1;
     for (let i = 0; i < ev.steps; i++) {
+      ev.ctx.check();
       const ts = ev.stepTime(i);
       const ref = refTime(vs, ts);
       if (j >= 0 && s.t[j] > ref) j = -1;
       while (j + 1 < s.t.length && s.t[j + 1] <= ref) j++;
       if (j < 0 || s.t[j] <= ref - lookback || s.stale?.[j]) continue;
+      ev.ctx.point();
       series.t.push(ts);
       series.f.push(s.t[j] / 1000);
     }

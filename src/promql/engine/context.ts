@@ -29,14 +29,26 @@ export class QueryContext {
   peakSamples = 0;
   totalQueryableSamples = 0;
   private ticks = 0;
+  /** Points produced by the node being evaluated that `addSamples` has not counted yet. */
+  private pending = 0;
 
   constructor(readonly init: QueryContextInit) {}
 
   /** Accounts for `n` more samples held; throws when the query holds too many. */
   addSamples(n: number, where: string): void {
+    this.pending = 0;
     this.currentSamples += n;
     if (this.currentSamples > this.init.maxSamples) throw tooManySamplesError(where);
     if (this.currentSamples > this.peakSamples) this.peakSamples = this.currentSamples;
+  }
+
+  /**
+   * Notes one more point produced (or sample read) by the node being evaluated, before the node
+   * accounts for its whole output, so that a query over millions of steps fails early instead
+   * of filling memory first.
+   */
+  point(): void {
+    if (++this.pending + this.currentSamples > this.init.maxSamples) throw tooManySamplesError('query evaluation');
   }
 
   /** Releases `n` samples held. */

@@ -77,13 +77,13 @@ export class Evaluator {
 
   /** A scalar with the same value at every step. */
   constant(v: number): Matrix {
+    this.ctx.addSamples(this.steps, 'scalar');
     const t = new Array<number>(this.steps);
     const f = new Array<number>(this.steps);
     for (let i = 0; i < this.steps; i++) {
       t[i] = this.stepTime(i);
       f[i] = v;
     }
-    this.ctx.addSamples(this.steps, 'scalar');
     return [{ metric: Labels.EMPTY, t, f, dropName: false }];
   }
 
@@ -133,11 +133,11 @@ export class Evaluator {
     for (const s of r.m) {
       if (s.f.length !== 1) continue;
       const v = s.f[0];
+      this.ctx.addSamples(this.steps - 1, 'step invariant expression');
       for (let i = 1; i < this.steps; i++) {
         s.t.push(this.stepTime(i));
         s.f.push(v);
       }
-      this.ctx.addSamples(this.steps - 1, 'step invariant expression');
     }
     return r;
   }

@@ -95,6 +95,7 @@ export function evalInfo(ev: Evaluator, call: Call): Matrix {
       if (!matched && !emptyOk) continue;
       let metric = s.metric;
       for (const [n, { value }] of add) metric = metric.with(n, value);
+      ev.ctx.point();
       out.add(metric, s.dropName, ts, s.f);
     }
   }

@@ -39,6 +39,7 @@ export function loadSeries(ev: Evaluator, vs: VectorSelector, minT: number, maxT
         } else if (stale) {
           stale.push(false);
         }
+        ev.ctx.point();
         t.push(s.tMs);
         f.push(s.value);
       } while (it.next());
@@ -75,6 +76,7 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1; // index of the last sample at or before the reference time
     for (let i = 0; i < ev.steps; i++) {
+      ev.ctx.check();
       const ts = ev.stepTime(i);
       const ref = refTime(vs, ts);
       if (j >= 0 && s.t[j] > ref) j = -1; // only with a constant @ time and moving steps: restart
@@ -88,6 +90,7 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
           v = s.f[j] + ((s.f[k] - s.f[j]) * (ref - s.t[j])) / (s.t[k] - s.t[j]);
         }
       }
+      ev.ctx.point();
       series.t.push(ts);
       series.f.push(v);
     }

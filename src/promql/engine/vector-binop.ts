@@ -104,6 +104,7 @@ export function evalVectorBinop(
       if (inserted.has(mk)) throw new QueryError('execution', 'multiple matches for labels: grouping labels must ensure unique matches');
       inserted.add(mk);
     }
+    ev.ctx.point();
     collector.add(metric, dn || (dropsName && delayed), ts, v);
   };
 
@@ -221,12 +222,14 @@ function evalSetOp(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix, sigL: 
       for (let k = 0; k < lIdx.length; k++) {
         const li = lIdx[k];
         sigs.add(sigL[li]);
+        ev.ctx.point();
         outL[li].t.push(ts);
         outL[li].f.push(lhs[li].f[lPos[k]]);
       }
       for (let k = 0; k < rIdx.length; k++) {
         const ri = rIdx[k];
         if (sigs.has(sigR[ri])) continue;
+        ev.ctx.point();
         outR[ri].t.push(ts);
         outR[ri].f.push(rhs[ri].f[rPos[k]]);
       }
@@ -236,6 +239,7 @@ function evalSetOp(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix, sigL: 
     for (let k = 0; k < lIdx.length; k++) {
       const li = lIdx[k];
       if (sigs.has(sigL[li]) !== (op === 'and')) continue;
+      ev.ctx.point();
       outL[li].t.push(ts);
       outL[li].f.push(lhs[li].f[lPos[k]]);
     }
