@@ -1,8 +1,12 @@
 import type { Clock, Logger } from '../model/index.js';
-import { Db, type DbOptions } from '../tsdb/index.js';
+import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
+import type { QueryClient } from '../query/index.js';
+import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
+import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
+import { buildInfo, formatPromDuration, runtimeInfo } from './status-info.js';
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -14,6 +18,12 @@ export interface ServeOptions {
   clock: Clock;
   /** Opens the store; defaults to `Db.open` (tests inject one they control). */
   openStore?: (options: DbOptions) => Promise<Db>;
+  /** PromQL engine settings (lookback, timeout, sample limit, concurrency, feature flags); Prometheus 3's defaults. */
+  engine?: Omit<EngineOptions, 'now'>;
+  /** Limits of the query API (query length, form body size). */
+  api?: Partial<ApiLimits>;
+  /** The command-line flags as given, for `/api/v1/status/flags`. */
+  flags?: Readonly<Record<string, string>>;
 }
 
 /** A running Infersight server. */
@@ -21,20 +31,41 @@ export interface RunningServer {
   readonly http: HttpListener;
   /** The embedded store; null until the WAL replay has finished. */
   db(): Db | null;
+  /** The query client over the embedded engine and store; null until the store is open. */
+  queryClient(): QueryClient | null;
   /** Resolves once the store is open (or rejects when opening failed). */
   readonly ready: Promise<void>;
   /** Stops accepting requests, then flushes and closes the store. */
   close(): Promise<void>;
 }
 
+/** The settings that shaped this server, named like `infersight serve`'s flags, when the caller passed none. */
+function derivedFlags(o: ServeOptions): Record<string, string> {
+  const e = o.engine ?? {};
+  return {
+    listen: o.listen,
+    data: o.storage.dir,
+    retention: formatPromDuration(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
+    'retention-size': String(o.storage.retentionBytes ?? 0),
+    'out-of-order-window': formatPromDuration(o.storage.outOfOrderWindowMs ?? 0),
+    'query.lookback-delta': formatPromDuration(e.lookbackDeltaMs ?? 300_000),
+    'query.timeout': formatPromDuration(e.timeoutMs ?? 120_000),
+    'query.max-samples': String(e.maxSamples ?? 50_000_000),
+    'query.max-concurrency': String(e.maxConcurrent ?? 20),
+  };
+}
+
 /**
- * Wires the embedded store and the HTTP routes. The listener starts first so that `/-/healthy`
- * answers and `/-/ready` says 503 while the WAL is replayed (the replay yields to the event loop
- * between segments).
+ * Wires the embedded store, the PromQL engine and the HTTP routes. The listener starts first so
+ * that `/-/healthy` answers and `/-/ready` says 503 while the WAL is replayed (the replay yields
+ * to the event loop between segments); the query API answers 503 `unavailable` meanwhile.
  */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let db: Db | null = null;
+  let client: QueryClient | null = null;
   const started = o.clock();
+  const engine = new Engine({ ...o.engine, now: o.clock });
+  const retention = { ms: o.storage.retentionMs ?? DEFAULT_RETENTION_MS, bytes: o.storage.retentionBytes ?? 0 };
   const routes: Routes = new Map();
   routes.set('GET /-/healthy', (_req, res) => sendText(res, 200, 'Infersight is Healthy.\n'));
   routes.set('GET /-/ready', (_req, res) =>
@@ -45,7 +76,24 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
-  const http = await listen(o.listen, routes, o.logger);
+  const queryClient = (): QueryClient | null =>
+    db === null ? null : (client ??= new EngineQueryClient({ engine, queryable: db }));
+  registerApiRoutes(routes, {
+    client: queryClient,
+    parserOptions: engine.parserOptions,
+    defaultTimeoutMs: o.engine?.timeoutMs ?? 120_000,
+    limits: { ...DEFAULT_API_LIMITS, ...o.api },
+    status: {
+      buildInfo: buildInfo(),
+      runtimeInfo: () => runtimeInfo(started, retention, db?.stats().wal.corruptionsRepaired ?? 0),
+      flags: o.flags ?? derivedFlags(o),
+      tsdb: () => (db === null ? null : tsdbStatus(db)),
+    },
+    clock: o.clock,
+    logger: o.logger,
+  });
+  // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
+  const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024 });
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
   const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
@@ -62,6 +110,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   return {
     http,
     db: () => db,
+    queryClient,
     ready,
     close: () =>
       (closing ??= (async () => {

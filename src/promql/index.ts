@@ -1,0 +1,22 @@
+export { Annotations } from './annotations.js';
+export { QueryError, type QueryErrorType } from './errors.js';
+export { Engine, type EngineOptions, type QueryEngine, type QueryOptions, type QueryResult, type QueryStats } from './engine/index.js';
+export {
+  EngineQueryClient,
+  MAX_POINTS_PER_SERIES,
+  NESTED_TOO_DEEPLY,
+  isStackOverflow,
+  type EngineQueryClientOptions,
+} from './engine-query-client.js';
+export {
+  ParseError,
+  exprToString,
+  parseExpr,
+  parseMetric,
+  parseMetricSelector,
+  prettify,
+  walkExpr,
+  type Expr,
+  type ParserOptions,
+} from './parser/index.js';
+export type { Matrix, Sample, Series, Value, Vector } from './value.js';

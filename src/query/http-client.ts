@@ -1,0 +1,190 @@
+import type { DurationMs, UnixMs } from '../model/index.js';
+import type { LabelOptions, MetadataOptions, QueryClient, QueryOptions, QueryResponse, RequestOptions, SeriesOptions } from './client.js';
+import { QueryClientError, errorTypeForHttpStatus } from './errors.js';
+import { formatDurationParam, formatTimeParam } from './format.js';
+import { ERROR_TYPES, type ErrorType, type InstantQueryData, type MetadataData, type Metric, type RangeQueryData } from './wire.js';
+
+/** Options of `HttpQueryClient`. */
+export interface HttpQueryClientOptions {
+  /**
+   * The server's base URL; `/api/v1/...` is appended. `http://127.0.0.1:9090` for Prometheus,
+   * `http://vmselect:8481/select/0/prometheus` for a VictoriaMetrics cluster.
+   */
+  readonly url: string;
+  /**
+   * How `query`, `query_range`, `series` and `labels` are sent: `POST` (default) with a form body,
+   * as Grafana does, so long queries do not hit URL length limits; falls back to `GET` when the
+   * server answers 405 or 501. Label values and metadata are always `GET` (Prometheus has no POST
+   * route for them).
+   */
+  readonly method?: 'GET' | 'POST';
+  /** Extra request headers (authorization, tenant ids). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch implementation; defaults to the global `fetch` (browsers and Node 18+). */
+  readonly fetch?: typeof fetch;
+}
+
+type Params = [string, string][];
+
+/**
+ * A `QueryClient` that speaks Prometheus' HTTP API to any compatible server: Prometheus,
+ * VictoriaMetrics, Mimir, Thanos, Infersight. It uses only `fetch`, `URLSearchParams` and
+ * `AbortSignal`, so it runs in browsers and in Node alike. Stateless; share one per server.
+ */
+export class HttpQueryClient implements QueryClient {
+  private readonly base: string;
+  private readonly method: 'GET' | 'POST';
+  private readonly fetchFn: typeof fetch;
+
+  constructor(private readonly options: HttpQueryClientOptions) {
+    this.base = options.url.replace(/\/+$/, '');
+    this.method = options.method ?? 'POST';
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  instant(query: string, timeMs: UnixMs, opts: QueryOptions = {}): Promise<QueryResponse<InstantQueryData>> {
+    const p: Params = [['query', query], ['time', formatTimeParam(timeMs)], ...queryParams(opts)];
+    return this.call('/api/v1/query', p, this.method, opts, checkInstantData);
+  }
+
+  range(query: string, startMs: UnixMs, endMs: UnixMs, stepMs: DurationMs, opts: QueryOptions = {}): Promise<QueryResponse<RangeQueryData>> {
+    const p: Params = [
+      ['query', query],
+      ['start', formatTimeParam(startMs)],
+      ['end', formatTimeParam(endMs)],
+      ['step', formatDurationParam(stepMs)],
+      ...queryParams(opts),
+    ];
+    return this.call('/api/v1/query_range', p, this.method, opts, (d) => checkInstantData(d) && (d as RangeQueryData).resultType === 'matrix');
+  }
+
+  series(match: readonly string[], opts: SeriesOptions = {}): Promise<QueryResponse<Metric[]>> {
+    const p: Params = [...match.map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
+    return this.call('/api/v1/series', p, this.method, opts, (d) => Array.isArray(d) && d.every(isRecordOfStrings));
+  }
+
+  labelNames(opts: LabelOptions = {}): Promise<QueryResponse<string[]>> {
+    const p: Params = [...(opts.match ?? []).map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
+    return this.call('/api/v1/labels', p, this.method, opts, isStringArray);
+  }
+
+  labelValues(name: string, opts: LabelOptions = {}): Promise<QueryResponse<string[]>> {
+    const p: Params = [...(opts.match ?? []).map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
+    return this.call(`/api/v1/label/${encodeURIComponent(name)}/values`, p, 'GET', opts, isStringArray);
+  }
+
+  metadata(opts: MetadataOptions = {}): Promise<QueryResponse<MetadataData>> {
+    const p: Params = [];
+    if (opts.metric !== undefined) p.push(['metric', opts.metric]);
+    if (opts.limit !== undefined) p.push(['limit', String(opts.limit)]);
+    return this.call('/api/v1/metadata', p, 'GET', opts, (d) => typeof d === 'object' && d !== null && !Array.isArray(d));
+  }
+
+  private async call<T>(path: string, params: Params, method: 'GET' | 'POST', opts: RequestOptions, check: (data: unknown) => boolean): Promise<QueryResponse<T>> {
+    const form = new URLSearchParams(params).toString();
+    let res = await this.send(path, form, method, opts.signal);
+    if (method === 'POST' && (res.status === 405 || res.status === 501)) res = await this.send(path, form, 'GET', opts.signal);
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      throw this.transportError(path, e, opts.signal);
+    }
+    const body = parseJson(text);
+    if (isObject(body) && body.status === 'success' && 'data' in body) {
+      if (!check(body.data)) throw new QueryClientError('bad_response', `unexpected data in the response of ${path}: ${text.slice(0, 200)}`, res.status);
+      return { data: body.data as T, warnings: stringList(body.warnings), infos: stringList(body.infos) };
+    }
+    if (isObject(body) && body.status === 'error' && typeof body.error === 'string') {
+      // VictoriaMetrics writes the HTTP status code into errorType; take Prometheus' names only.
+      const named = ERROR_TYPES.find((t) => t === body.errorType && t !== 'bad_response');
+      const type: ErrorType = named ?? errorTypeForHttpStatus(res.status);
+      throw new QueryClientError(type, body.error, res.status, stringList(body.warnings));
+    }
+    const type = res.ok ? 'bad_response' : errorTypeForHttpStatus(res.status);
+    const snippet = text.trim().slice(0, 200);
+    throw new QueryClientError(type, `${path}: HTTP ${res.status}${snippet === '' ? '' : `: ${snippet}`}`, res.status);
+  }
+
+  private async send(path: string, form: string, method: 'GET' | 'POST', signal: AbortSignal | undefined): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
+    const init: RequestInit = { method, headers, signal };
+    let url = this.base + path;
+    if (method === 'POST') {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      init.body = form;
+    } else if (form !== '') {
+      url += `?${form}`;
+    }
+    try {
+      return await this.fetchFn(url, init);
+    } catch (e) {
+      throw this.transportError(path, e, signal);
+    }
+  }
+
+  private transportError(path: string, e: unknown, signal: AbortSignal | undefined): QueryClientError {
+    if (signal?.aborted === true) return new QueryClientError('canceled', `${path}: request canceled`, 499);
+    const msg = e instanceof Error ? e.message : String(e);
+    return new QueryClientError('unavailable', `${path}: cannot reach ${this.base}: ${msg}`, 503);
+  }
+}
+
+function queryParams(o: QueryOptions): Params {
+  const p: Params = [];
+  if (o.timeoutMs !== undefined) p.push(['timeout', formatDurationParam(o.timeoutMs)]);
+  if (o.lookbackDeltaMs !== undefined) p.push(['lookback_delta', formatDurationParam(o.lookbackDeltaMs)]);
+  if (o.stats === true) p.push(['stats', 'all']);
+  return p;
+}
+
+function windowParams(o: SeriesOptions): Params {
+  const p: Params = [];
+  if (o.startMs !== undefined) p.push(['start', formatTimeParam(o.startMs)]);
+  if (o.endMs !== undefined) p.push(['end', formatTimeParam(o.endMs)]);
+  if (o.limit !== undefined && o.limit > 0) p.push(['limit', String(o.limit)]);
+  return p;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isStringArray(v: unknown): boolean {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function isRecordOfStrings(v: unknown): boolean {
+  return isObject(v) && Object.values(v).every((s) => typeof s === 'string');
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+}
+
+function isPair(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'string';
+}
+
+function checkInstantData(d: unknown): boolean {
+  if (!isObject(d)) return false;
+  switch (d.resultType) {
+    case 'scalar':
+    case 'string':
+      return isPair(d.result);
+    case 'vector':
+      return Array.isArray(d.result) && d.result.every((s) => isObject(s) && isRecordOfStrings(s.metric) && isPair(s.value));
+    case 'matrix':
+      return Array.isArray(d.result) && d.result.every((s) => isObject(s) && isRecordOfStrings(s.metric) && Array.isArray(s.values) && s.values.every(isPair));
+    default:
+      return false;
+  }
+}

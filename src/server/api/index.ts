@@ -1,0 +1,38 @@
+/**
+ * Prometheus' HTTP API (`/api/v1/*`) over a `QueryClient`: parameter parsing with Prometheus'
+ * rules and texts, its JSON (byte for byte), its error envelope and statuses, gzip, CORS.
+ */
+import type { Routes } from '../http.js';
+import { apiHandler, type ApiDeps } from './common.js';
+import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
+import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
+import { statusHandlers } from './status.js';
+
+export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
+export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
+export { tsdbStatus } from './tsdb-status.js';
+
+/** Adds every `/api/v1` route to `routes` (GET and POST where Prometheus has both, OPTIONS for CORS preflights). */
+export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
+  const status = statusHandlers(deps);
+  const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
+    ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
+    ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
+    ['/api/v1/query_exemplars', ['GET', 'POST'], queryExemplarsHandler(deps)],
+    ['/api/v1/format_query', ['GET', 'POST'], formatQueryHandler(deps)],
+    ['/api/v1/parse_query', ['GET', 'POST'], parseQueryHandler(deps)],
+    ['/api/v1/series', ['GET', 'POST'], seriesHandler(deps)],
+    ['/api/v1/labels', ['GET', 'POST'], labelNamesHandler(deps)],
+    ['/api/v1/label/:name/values', ['GET'], labelValuesHandler(deps)],
+    ['/api/v1/metadata', ['GET'], metadataHandler(deps)],
+    ['/api/v1/status/buildinfo', ['GET'], status.buildinfo],
+    ['/api/v1/status/runtimeinfo', ['GET'], status.runtimeinfo],
+    ['/api/v1/status/flags', ['GET'], status.flags],
+    ['/api/v1/status/tsdb', ['GET'], status.tsdb],
+  ];
+  const preflight = apiHandler(deps, async () => ({ data: null }));
+  for (const [path, methods, handler] of table) {
+    for (const m of methods) routes.set(`${m} ${path}`, handler);
+    routes.set(`OPTIONS ${path}`, preflight);
+  }
+}

@@ -1,0 +1,79 @@
+import type http from 'node:http';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Logger } from '../../model/index.js';
+import { httpStatusForErrorType, isQueryClientError, type ErrorType } from '../../query/index.js';
+import { errorJson, successJson } from './json.js';
+import { ApiError } from './params.js';
+
+const gzip = promisify(zlib.gzip);
+
+/** What an API handler produces: the answer's `data` (or `null` for 204 No Content) with its annotations. */
+export interface ApiResult {
+  readonly data: unknown;
+  readonly warnings?: readonly string[];
+  readonly infos?: readonly string[];
+}
+
+/** Reports whether the client accepts gzip (a `gzip` token without `q=0`). */
+export function acceptsGzip(req: http.IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  if (header === undefined) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding.trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * Prometheus' CORS headers (its default `--web.cors.origin` is `.*`): every API answer lists the
+ * allowed methods and headers, and echoes the request's `Origin`.
+ */
+export function setCors(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Headers', 'Accept, Authorization, Content-Type, Origin');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Expose-Headers', 'Date');
+  const origin = req.headers.origin;
+  if (origin !== undefined) res.setHeader('Access-Control-Allow-Origin', origin);
+}
+
+/** Writes a JSON body with `status`, gzipped when the client accepts it. */
+export async function writeJson(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, close = false): Promise<void> {
+  let body: Buffer = Buffer.from(json, 'utf8');
+  const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json' };
+  if (acceptsGzip(req)) {
+    body = await gzip(body);
+    headers['Content-Encoding'] = 'gzip';
+    headers.Vary = 'Accept-Encoding';
+  }
+  headers['Content-Length'] = body.length;
+  if (close) headers.Connection = 'close';
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** The `errorType` and message for anything a handler threw; unknown errors are `internal` and logged. */
+export function describeError(e: unknown, logger: Logger, path: string): { errorType: ErrorType; message: string } {
+  if (e instanceof ApiError) return { errorType: e.errorType, message: e.message };
+  if (isQueryClientError(e)) return { errorType: e.errorType === 'bad_response' ? 'internal' : e.errorType, message: e.message };
+  logger.error('api request failed', { path, err: e instanceof Error ? e.message : String(e) });
+  return { errorType: 'internal', message: e instanceof Error ? e.message : String(e) };
+}
+
+/** Answers with Prometheus' success envelope, or 204 when `data` is null. */
+export async function respond(req: http.IncomingMessage, res: http.ServerResponse, r: ApiResult): Promise<void> {
+  if (r.data === null) {
+    // Prometheus' compression handler announces gzip even on an empty 204; so do we.
+    res.writeHead(204, acceptsGzip(req) ? { 'Content-Encoding': 'gzip' } : {});
+    res.end();
+    return;
+  }
+  await writeJson(req, res, 200, successJson(r.data, r.warnings, r.infos));
+}
+
+/** Answers with Prometheus' error envelope and the status its `errorType` maps to. */
+export async function respondError(req: http.IncomingMessage, res: http.ServerResponse, errorType: ErrorType, message: string, close = false): Promise<void> {
+  await writeJson(req, res, httpStatusForErrorType(errorType), errorJson(errorType, message), close);
+}
