@@ -25,7 +25,7 @@ const GENERATORS: Record<string, Generator> = {
         env: { ...process.env, UPDATE_PROMQLTEST_BASELINE: '1' },
         encoding: 'utf8',
       });
-      for (const line of `${r.stdout}`.split('\n')) {
+      for (const line of r.stdout.split('\n')) {
         const at = line.indexOf('promqltest:');
         if (at >= 0) log(line.slice(at));
       }
