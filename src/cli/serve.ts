@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, parseListenAddress, startServer } from '../server/index.js';
+import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
 import { UsageError, parseBytes, parseDurationFlag } from './args.js';
 
@@ -18,7 +19,53 @@ Flags:
   --out-of-order-window DUR accept samples this far behind the newest one (default 0: off)
   --wal-fsync-interval DUR  fsync period for --wal-fsync=interval (default 1s)
   --log-level LEVEL         debug | info | warn | error (default info)
+  --query.timeout DUR       longest a query may run (default 2m)
+  --query.max-samples N     most samples one query may hold in memory (default 50000000)
+  --query.max-concurrency N queries evaluated at once; more wait (default 20)
+  --query.lookback-delta DUR how far back an instant selector looks (default 5m)
+  --enable-feature LIST     comma-separated PromQL features, as Prometheus names them:
+                            promql-experimental-functions, promql-duration-expr,
+                            promql-extended-range-selectors, promql-binop-fill-modifiers,
+                            promql-delayed-name-removal (repeatable)
 `;
+
+/** Prometheus' feature-flag names and the engine option each turns on. */
+const FEATURES: Readonly<Record<string, keyof EngineOptions>> = {
+  'promql-experimental-functions': 'enableExperimentalFunctions',
+  'promql-duration-expr': 'enableDurationExpressions',
+  'promql-extended-range-selectors': 'enableExtendedRangeSelectors',
+  'promql-binop-fill-modifiers': 'enableBinopFillModifiers',
+  'promql-delayed-name-removal': 'enableDelayedNameRemoval',
+};
+
+function parseCount(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`invalid --${flag} ${JSON.stringify(text)}: want a positive integer`);
+  return n;
+}
+
+/** The engine settings the `--query.*` and `--enable-feature` flags ask for. */
+export function engineOptionsFromFlags(values: {
+  'query.timeout'?: string;
+  'query.max-samples'?: string;
+  'query.max-concurrency'?: string;
+  'query.lookback-delta'?: string;
+  'enable-feature'?: string[];
+}): Omit<EngineOptions, 'now'> {
+  const opts: Record<string, number | boolean> = {};
+  if (values['query.timeout'] !== undefined) opts.timeoutMs = parseDurationFlag('query.timeout', values['query.timeout']);
+  if (values['query.max-samples'] !== undefined) opts.maxSamples = parseCount('query.max-samples', values['query.max-samples']);
+  if (values['query.max-concurrency'] !== undefined) opts.maxConcurrent = parseCount('query.max-concurrency', values['query.max-concurrency']);
+  if (values['query.lookback-delta'] !== undefined) opts.lookbackDeltaMs = parseDurationFlag('query.lookback-delta', values['query.lookback-delta']);
+  for (const list of values['enable-feature'] ?? []) {
+    for (const name of list.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+      const key = FEATURES[name] as string | undefined;
+      if (key === undefined) throw new UsageError(`unknown --enable-feature ${JSON.stringify(name)}: known are ${Object.keys(FEATURES).join(', ')}`);
+      opts[key] = true;
+    }
+  }
+  return opts;
+}
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -35,6 +82,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'wal-fsync-interval': { type: 'string', default: '1s' },
       'out-of-order-window': { type: 'string', default: '0' },
       'log-level': { type: 'string', default: 'info' },
+      'query.timeout': { type: 'string' },
+      'query.max-samples': { type: 'string' },
+      'query.max-concurrency': { type: 'string' },
+      'query.lookback-delta': { type: 'string' },
+      'enable-feature': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -55,6 +107,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const oooWindow = values['out-of-order-window'] === '0' ? 0 : parseDurationFlag('out-of-order-window', values['out-of-order-window']);
   const retentionBytes = values['retention-size'] === undefined ? 0 : parseBytes(values['retention-size']);
 
+  const engine = engineOptionsFromFlags(values);
   try {
     parseListenAddress(values.listen);
   } catch (e) {
@@ -65,6 +118,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const server = await startServer({
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
+    engine,
     logger,
     clock: systemClock,
   });
