@@ -1,4 +1,5 @@
 import { Labels } from '../../model/index.js';
+import { QueryError } from '../errors.js';
 import type { BinaryExpr, BinaryOp, VectorMatching } from '../parser/ast.js';
 import type { Matrix, Series } from '../value.js';
 import { elemBinop, isArithmetic, isComparison } from './binary-ops.js';
@@ -9,6 +10,9 @@ import { evalVectorBinop } from './vector-binop.js';
 
 /** Evaluates a binary expression at every step. */
 export function evalBinary(ev: Evaluator, e: BinaryExpr): Matrix {
+  if (e.op === '</' || e.op === '>/') {
+    throw new QueryError('execution', `the trim operator ${e.op} applies to native histograms, which this engine does not support yet`);
+  }
   const lScalar = isScalarExpr(e.lhs);
   const rScalar = isScalarExpr(e.rhs);
   const lhs = ev.evalMatrix(e.lhs);
