@@ -5,7 +5,7 @@ import { kahanSumInc } from '../kahan.js';
 import type { Matrix, Series } from '../value.js';
 import { KHeap, formatFloatPlain } from './aggregate-k.js';
 import { invalidQuantileWarning, quantileOf } from '../functions/index.js';
-import { countPoints, SeriesCollector } from './call.js';
+import { countPoints, SeriesCollector } from './points.js';
 import type { Evaluator } from './evaluator.js';
 import { dropMetricName } from './labels.js';
 

@@ -3,7 +3,7 @@ import { QueryError } from '../errors.js';
 import type { BinaryExpr, BinaryOp, VectorMatching } from '../parser/ast.js';
 import type { Matrix, Series } from '../value.js';
 import { elemBinop, isArithmetic, isComparison } from './binary-ops.js';
-import { countPoints } from './call.js';
+import { countPoints } from './points.js';
 import { isScalarExpr, type Evaluator } from './evaluator.js';
 import { mergeSameLabels } from './labels.js';
 import { evalVectorBinop } from './vector-binop.js';

@@ -14,7 +14,8 @@ import { FunctionContextImpl } from './function-context.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries, duplicateLabelsetError } from './labels.js';
 import { evalRangeArgument, type RangeArgument } from './range-argument.js';
-import { loadSeries, refTime } from './selectors.js';
+import { countPoints, SeriesCollector } from './points.js';
+import { refTime, scanSeries } from './selectors.js';
 
 const ANCHORED_OK = ['changes', 'delta', 'increase', 'rate', 'resets'];
 const SMOOTHED_OK = ['delta', 'increase', 'rate'];
@@ -119,36 +120,6 @@ function checkStepDuplicates(v: Vector): void {
   }
 }
 
-/** Total points of a matrix. */
-export function countPoints(m: Matrix): number {
-  let n = 0;
-  for (const s of m) n += s.t.length;
-  return n;
-}
-
-/** Collects per-step output samples into series keyed by labels, in first-seen order. */
-export class SeriesCollector {
-  private readonly byKey = new Map<string, Series>();
-  private readonly order: Series[] = [];
-
-  add(metric: Labels, dropName: boolean, t: number, f: number): void {
-    const k = metric.key();
-    let s = this.byKey.get(k);
-    if (!s) {
-      s = { metric, t: [], f: [], dropName };
-      this.byKey.set(k, s);
-      this.order.push(s);
-    }
-    s.t.push(t);
-    s.f.push(f);
-    if (dropName) s.dropName = true;
-  }
-
-  result(): Matrix {
-    return this.order;
-  }
-}
-
 /** Range-vector functions: slide each series' window over the steps and call once per window. */
 function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: RangeFunction, dropsName: boolean): Matrix {
   const scalarArgs = call.args.map((a, i) => (i === matrixIndex || a.type === 'StringLiteral' ? null : ev.evalMatrix(a)));
@@ -158,9 +129,9 @@ function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: R
   fctx.anchored = arg.anchored;
   fctx.smoothed = arg.smoothed;
   const out: Matrix = [];
-  for (const s of arg.series) {
-    const series: Series = { metric: s.metric, t: [], f: [], dropName: s.dropName };
-    const win = { metric: s.metric, t: s.t, f: s.f, lo: 0, hi: 0 };
+  arg.forEachSeries((metric, t, f, dropName) => {
+    const series: Series = { metric, t: [], f: [], dropName };
+    const win = { metric, t, f, lo: 0, hi: 0 };
     for (let i = 0; i < ev.steps; i++) {
       ev.ctx.check();
       const ts = ev.stepTime(i);
@@ -182,11 +153,11 @@ function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: R
       series.t.push(ts);
       series.f.push(v);
     }
-    if (series.t.length === 0) continue;
+    if (series.t.length === 0) return;
     if (dropsName) ev.markDropName(series);
     out.push(series);
-  }
-  ev.ctx.releaseSamples(arg.heldSamples);
+  });
+  arg.release();
   if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
   ev.ctx.addSamples(countPoints(out), call.func.name);
   return out;
@@ -210,15 +181,15 @@ function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: number }, st
 function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Matrix {
   const arg = evalRangeArgument(ev, call.args[matrixIndex]);
   const present = new Uint8Array(ev.steps);
-  for (const s of arg.series) {
-    const win = { t: s.t, lo: 0, hi: 0 };
+  arg.forEachSeries((_metric, t) => {
+    const win = { t, lo: 0, hi: 0 };
     for (let i = 0; i < ev.steps; i++) {
       const ref = rangeRef(arg, ev.stepTime(i));
       advanceWindow(win, ref - arg.rangeMs, ref);
       if (win.hi > win.lo) present[i] = 1;
     }
-  }
-  ev.ctx.releaseSamples(arg.heldSamples);
+  });
+  arg.release();
   const metric = absentLabels(call.args[matrixIndex]);
   const series: Series = { metric, t: [], f: [], dropName: false };
   for (let i = 0; i < ev.steps; i++) {
@@ -235,9 +206,8 @@ function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Matrix {
   const lookback = ev.ctx.init.lookbackDeltaMs;
   const first = refTime(vs, ev.startMs);
   const last = refTime(vs, ev.endMs);
-  const loaded = loadSeries(ev, vs, Math.min(first, last) - lookback, Math.max(first, last), true);
   const out: Matrix = [];
-  for (const s of loaded) {
+  scanSeries(ev, vs, Math.min(first, last) - lookback, Math.max(first, last), true, (s) => {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1;
     for (let i = 0; i < ev.steps; i++) {
@@ -251,10 +221,10 @@ function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Matrix {
       series.t.push(ts);
       series.f.push(s.t[j] / 1000);
     }
-    if (series.t.length === 0) continue;
+    if (series.t.length === 0) return;
     ev.markDropName(series);
     out.push(series);
-  }
+  });
   if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
   ev.ctx.addSamples(countPoints(out), 'timestamp');
   return out;

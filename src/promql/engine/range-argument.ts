@@ -1,43 +1,47 @@
+import type { Labels } from '../../model/index.js';
 import type { Expr } from '../parser/ast.js';
 import { QueryError } from '../errors.js';
-import type { Series } from '../value.js';
 import type { Evaluator } from './evaluator.js';
-import { loadSeries, refTime } from './selectors.js';
+import { countPoints } from './points.js';
+import { refTime, scanSeries } from './selectors.js';
 
-/** The evaluated range-vector argument of a function: every series' points plus how windows are cut. */
+/** Receives one series of a range-vector argument; the arrays are valid only during the call. */
+export type RangeSeriesVisitor = (metric: Labels, t: ArrayLike<number>, f: ArrayLike<number>, dropName: boolean) => void;
+
+/** The range-vector argument of a function: how windows are cut, and its series one at a time. */
 export interface RangeArgument {
-  /** Series with the points windows are cut from (stale markers removed). */
-  readonly series: readonly Series[];
   readonly rangeMs: number;
   readonly offsetMs: number;
   /** The `@` time, or null to follow the steps. */
   readonly timestampMs: number | null;
   readonly anchored: boolean;
   readonly smoothed: boolean;
-  /** Samples accounted to the query for these points; release them when done. */
-  readonly heldSamples: number;
+  /** Streams the series (stale markers removed), in label order for selectors. */
+  forEachSeries(visit: RangeSeriesVisitor): void;
+  /** Gives back the samples the argument holds (a subquery's result); call once, when done. */
+  release(): void;
 }
 
 /**
- * Evaluates a matrix selector or a subquery used as a function argument. A selector reads the
- * span every step's window needs, plus a lookback delta on each side for `anchored`/`smoothed`
- * ranges (whose functions look at the points around the window); a subquery is evaluated over its
- * own steps.
+ * Prepares a matrix selector or a subquery used as a function argument. A selector streams each
+ * series' samples over the span every step's window needs (plus a lookback delta on each side for
+ * `anchored`/`smoothed` ranges, whose functions look around the window) through a reused buffer,
+ * so a query never holds all raw samples at once; a subquery is evaluated over its own steps.
  */
 export function evalRangeArgument(ev: Evaluator, arg: Expr): RangeArgument {
   while (arg.type === 'ParenExpr' || arg.type === 'StepInvariantExpr') arg = arg.expr;
   if (arg.type === 'SubqueryExpr') {
     const m = ev.evalSubquery(arg);
-    let held = 0;
-    for (const s of m) held += s.t.length;
     return {
-      series: m,
       rangeMs: arg.rangeMs,
       offsetMs: arg.offsetMs,
       timestampMs: arg.timestampMs,
       anchored: false,
       smoothed: false,
-      heldSamples: held,
+      forEachSeries: (visit) => {
+        for (const s of m) visit(s.metric, s.t, s.f, s.dropName);
+      },
+      release: () => ev.ctx.releaseSamples(countPoints(m)),
     };
   }
   if (arg.type !== 'MatrixSelector') throw new QueryError('internal', `expected a range vector, got ${arg.type}`);
@@ -48,21 +52,15 @@ export function evalRangeArgument(ev: Evaluator, arg: Expr): RangeArgument {
   const last = refTime(vs, ev.endMs);
   const minT = Math.min(first, last) - arg.rangeMs - (extended ? lookback : 0);
   const maxT = Math.max(first, last) + (extended ? lookback : 0);
-  const loaded = loadSeries(ev, vs, minT, maxT, false);
-  let held = 0;
-  const series: Series[] = [];
-  for (const s of loaded) {
-    held += s.t.length;
-    series.push({ metric: s.metric, t: s.t, f: s.f, dropName: false });
-  }
-  ev.ctx.addSamples(held, 'range vector selector');
   return {
-    series,
     rangeMs: arg.rangeMs,
     offsetMs: vs.offsetMs,
     timestampMs: vs.timestampMs,
     anchored: vs.anchored,
     smoothed: vs.smoothed,
-    heldSamples: held,
+    forEachSeries: (visit) => {
+      scanSeries(ev, vs, minT, maxT, false, (s) => visit(s.metric, s.t, s.f, false));
+    },
+    release: () => undefined,
   };
 }

@@ -1,56 +1,107 @@
 import { isStaleNaN, type Labels, type SeriesIterator } from '../../model/index.js';
 import type { MatrixSelector, VectorSelector } from '../parser/ast.js';
 import type { Matrix, Series } from '../value.js';
+import { countPoints } from './points.js';
 import type { Evaluator } from './evaluator.js';
 
 /** The raw samples of one selected series over a time span, stale markers flagged. */
 export interface LoadedSeries {
   readonly metric: Labels;
-  readonly t: number[];
-  readonly f: number[];
-  /** `stale[i]` is true where sample i is a staleness marker; null when there is none. */
-  readonly stale: boolean[] | null;
+  readonly t: ArrayLike<number>;
+  readonly f: ArrayLike<number>;
+  /** `stale[i]` is 1 where sample i is a staleness marker; null when there is none. */
+  readonly stale: ArrayLike<number> | null;
 }
 
 /**
- * Selects the series of `vs` and reads their samples with timestamps in `(minT, maxT]`.
- * Stale markers are kept (flagged) when `keepStale`, dropped otherwise.
+ * A reusable buffer one series' samples are read into: the engine streams series through it
+ * instead of holding every selected sample at once (Prometheus iterates series the same way).
  */
-export function loadSeries(ev: Evaluator, vs: VectorSelector, minT: number, maxT: number, keepStale: boolean): LoadedSeries[] {
+class SeriesBuffer {
+  t = new Float64Array(256);
+  f = new Float64Array(256);
+  stale = new Uint8Array(256);
+  n = 0;
+  anyStale = false;
+
+  push(tMs: number, v: number, isStale: boolean): void {
+    if (this.n === this.t.length) {
+      const cap = this.n * 2;
+      const t = new Float64Array(cap);
+      t.set(this.t);
+      const f = new Float64Array(cap);
+      f.set(this.f);
+      const st = new Uint8Array(cap);
+      st.set(this.stale);
+      this.t = t;
+      this.f = f;
+      this.stale = st;
+    }
+    this.t[this.n] = tMs;
+    this.f[this.n] = v;
+    this.stale[this.n] = isStale ? 1 : 0;
+    if (isStale) this.anyStale = true;
+    this.n++;
+  }
+}
+
+/**
+ * Selects the series of `vs` and calls `visit` for each, in label order, with its samples in
+ * `(minT, maxT]` (stale markers flagged when `keepStale`, dropped otherwise). The arrays are
+ * views of a buffer reused for the next series: copy what must outlive the call. The samples
+ * count against the query's budget while `visit` runs.
+ */
+export function scanSeries(
+  ev: Evaluator,
+  vs: VectorSelector,
+  minT: number,
+  maxT: number,
+  keepStale: boolean,
+  visit: (s: LoadedSeries) => void,
+): void {
   const { querier } = ev.ctx.init;
   const set = querier.select(vs.matchers, { startMs: minT + 1, endMs: maxT });
-  const out: LoadedSeries[] = [];
+  const buf = new SeriesBuffer();
   let it: SeriesIterator | undefined;
   while (set.next()) {
     ev.ctx.check();
     const series = set.at();
     it = series.iterator(it);
-    const t: number[] = [];
-    const f: number[] = [];
-    let stale: boolean[] | null = null;
+    buf.n = 0;
+    buf.anyStale = false;
     if (it.seek(minT + 1)) {
       do {
         const s = it.at();
         if (s.tMs > maxT) break;
-        if (isStaleNaN(s.value)) {
-          if (!keepStale) continue;
-          stale ??= new Array<boolean>(t.length).fill(false);
-          stale.push(true);
-        } else if (stale) {
-          stale.push(false);
-        }
+        const stale = isStaleNaN(s.value);
+        if (stale && !keepStale) continue;
         ev.ctx.point();
-        t.push(s.tMs);
-        f.push(s.value);
+        buf.push(s.tMs, s.value, stale);
       } while (it.next());
     }
     const err = it.err();
     if (err) throw err;
-    ev.ctx.totalQueryableSamples += t.length;
-    out.push({ metric: series.labels, t, f, stale });
+    const n = buf.n;
+    ev.ctx.totalQueryableSamples += n;
+    ev.ctx.addSamples(n, 'series read');
+    visit({
+      metric: series.labels,
+      t: buf.t.subarray(0, n),
+      f: buf.f.subarray(0, n),
+      stale: buf.anyStale ? buf.stale.subarray(0, n) : null,
+    });
+    ev.ctx.releaseSamples(n);
   }
   const err = set.err();
   if (err) throw err;
+}
+
+/** Like `scanSeries`, but copies every series out (for small selections such as `info`'s). */
+export function loadSeries(ev: Evaluator, vs: VectorSelector, minT: number, maxT: number, keepStale: boolean): LoadedSeries[] {
+  const out: LoadedSeries[] = [];
+  scanSeries(ev, vs, minT, maxT, keepStale, (s) => {
+    out.push({ metric: s.metric, t: Array.from(s.t), f: Array.from(s.f), stale: s.stale ? Array.from(s.stale) : null });
+  });
   return out;
 }
 
@@ -70,9 +121,8 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
   const lastRef = refTime(vs, ev.endMs);
   const lo = Math.min(firstRef, lastRef) - lookback;
   const hi = Math.max(firstRef, lastRef) + (vs.smoothed ? lookback : 0);
-  const loaded = loadSeries(ev, vs, lo, hi, true);
   const out: Matrix = [];
-  for (const s of loaded) {
+  scanSeries(ev, vs, lo, hi, true, (s) => {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1; // index of the last sample at or before the reference time
     for (let i = 0; i < ev.steps; i++) {
@@ -94,11 +144,9 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
       series.t.push(ts);
       series.f.push(v);
     }
-    if (series.t.length > 0) {
-      ev.ctx.addSamples(series.t.length, 'vector selector');
-      out.push(series);
-    }
-  }
+    if (series.t.length > 0) out.push(series);
+  });
+  ev.ctx.addSamples(countPoints(out), 'vector selector');
   return out;
 }
 
@@ -109,12 +157,10 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
 export function evalMatrixSelector(ev: Evaluator, ms: MatrixSelector): Matrix {
   const vs = ms.vectorSelector;
   const ref = refTime(vs, ev.startMs);
-  const loaded = loadSeries(ev, vs, ref - ms.rangeMs, ref, false);
   const out: Matrix = [];
-  for (const s of loaded) {
-    if (s.t.length === 0) continue;
-    ev.ctx.addSamples(s.t.length, 'range vector selector');
-    out.push({ metric: s.metric, t: s.t, f: s.f, dropName: false });
-  }
+  scanSeries(ev, vs, ref - ms.rangeMs, ref, false, (s) => {
+    if (s.t.length > 0) out.push({ metric: s.metric, t: Array.from(s.t), f: Array.from(s.f), dropName: false });
+  });
+  ev.ctx.addSamples(countPoints(out), 'range vector selector');
   return out;
 }

@@ -14,7 +14,11 @@ export interface QueryOptions {
 
 /** Counters a query reports with `stats=all`. */
 export interface QueryStats {
-  /** Samples read from storage (Prometheus' `totalQueryableSamples`). */
+  /**
+   * Samples read from storage, each stored sample once per selector that reads it. (Prometheus'
+   * `totalQueryableSamples` counts a sample once per step whose window holds it, so its number is
+   * larger for range functions over overlapping windows.)
+   */
   readonly totalQueryableSamples: number;
   /** Most samples held in memory at once (Prometheus' `peakSamples`). */
   readonly peakSamples: number;

@@ -50,9 +50,9 @@ export function extrapolatedRate(w: RangeWindow, ctx: FunctionContext, isCounter
   return result * factor;
 }
 
-// The series last warned about, per query's annotations, so that a non-counter name costs one
-// message, not one string per step (Annotations de-duplicate anyway). Weak: queries end.
-const warnedSeries = new WeakMap<Annotations, Labels>();
+// The series last checked, per query's annotations, so that the name test runs once per series,
+// not once per step. Weak: queries end.
+const checkedSeries = new WeakMap<Annotations, Labels>();
 
 /**
  * Adds `PossibleNonCounterInfo` when the series' metric name is set and ends in none of
@@ -60,12 +60,12 @@ const warnedSeries = new WeakMap<Annotations, Labels>();
  * every series that produced a float result.
  */
 export function checkCounterName(metric: Labels, annotations: Annotations): void {
+  if (checkedSeries.get(annotations) === metric) return;
+  checkedSeries.set(annotations, metric);
   const name = metric.metricName;
   if (name === '' || name.endsWith('_total') || name.endsWith('_sum') || name.endsWith('_count') || name.endsWith('_bucket')) {
     return;
   }
-  if (warnedSeries.get(annotations) === metric) return;
-  warnedSeries.set(annotations, metric);
   annotations.info(possibleNonCounterInfo(name));
 }
 

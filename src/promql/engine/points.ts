@@ -1,0 +1,32 @@
+import type { Labels } from '../../model/index.js';
+import type { Matrix, Series } from '../value.js';
+
+/** Total points of a matrix. */
+export function countPoints(m: Matrix): number {
+  let n = 0;
+  for (const s of m) n += s.t.length;
+  return n;
+}
+
+/** Collects per-step output samples into series keyed by labels, in first-seen order. */
+export class SeriesCollector {
+  private readonly byKey = new Map<string, Series>();
+  private readonly order: Series[] = [];
+
+  add(metric: Labels, dropName: boolean, t: number, f: number): void {
+    const k = metric.key();
+    let s = this.byKey.get(k);
+    if (!s) {
+      s = { metric, t: [], f: [], dropName };
+      this.byKey.set(k, s);
+      this.order.push(s);
+    }
+    s.t.push(t);
+    s.f.push(f);
+    if (dropName) s.dropName = true;
+  }
+
+  result(): Matrix {
+    return this.order;
+  }
+}
