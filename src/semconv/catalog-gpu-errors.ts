@@ -1,0 +1,141 @@
+import { dcgm } from './define.js';
+import type { MetricSpec, SourceMetric } from './types.js';
+
+const violation = (metric: string, reason: string): SourceMetric =>
+  dcgm(metric, 'counter', { convert: 'ns_to_seconds', addLabels: { reason }, note: 'opt-in DCGM field' });
+const opt = (metric: string, addLabels: Record<string, string>): SourceMetric => dcgm(metric, 'counter', { addLabels, note: 'opt-in DCGM field' });
+
+/** GPU errors and health: PCIe and NVLink errors, XIDs, throttling, ECC, retired pages, row remapping. */
+export const GPU_ERROR_METRICS = [
+  {
+    name: 'gpu_pcie_replays_total',
+    type: 'counter',
+    unit: '',
+    help: 'PCIe retries.',
+    labels: [],
+    stability: 'experimental',
+    sources: [dcgm('DCGM_FI_DEV_PCIE_REPLAY_COUNTER', 'counter')],
+  },
+  {
+    name: 'gpu_nvlink_traffic_total',
+    type: 'counter',
+    unit: '',
+    help: 'NVLink traffic over all lanes, in the unit DCGM reports.',
+    labels: [],
+    stability: 'experimental',
+    sources: [dcgm('DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL', 'counter')],
+  },
+  {
+    name: 'gpu_nvlink_lane_bytes_total',
+    type: 'counter',
+    unit: 'bytes',
+    help: 'NVLink bytes received and transmitted, by lane.',
+    labels: ['lane'],
+    stability: 'experimental',
+    sources: [opt('DCGM_FI_DEV_NVLINK_BANDWIDTH_L0', { lane: '0' })],
+  },
+  {
+    name: 'gpu_nvlink_errors_total',
+    type: 'counter',
+    unit: '',
+    help: 'NVLink errors, by error type.',
+    labels: ['error_type'],
+    stability: 'experimental',
+    sources: [
+      opt('DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL', { error_type: 'crc_flit' }),
+      opt('DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL', { error_type: 'crc_data' }),
+      opt('DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL', { error_type: 'replay' }),
+      opt('DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL', { error_type: 'recovery' }),
+    ],
+  },
+  {
+    name: 'gpu_last_xid_error',
+    type: 'gauge',
+    unit: '',
+    help: 'Code of the last XID error the driver reported (0 when none).',
+    labels: [],
+    stability: 'stable',
+    sources: [dcgm('DCGM_FI_DEV_XID_ERRORS', 'gauge')],
+  },
+  {
+    name: 'gpu_xid_errors_total',
+    type: 'counter',
+    unit: '',
+    help: 'XID errors reported in the exporter\'s last window.',
+    labels: [],
+    stability: 'experimental',
+    sources: [dcgm('DCGM_EXP_XID_ERRORS_COUNT', 'counter', { note: 'opt-in exporter field' })],
+  },
+  {
+    name: 'gpu_throttle_seconds_total',
+    type: 'counter',
+    unit: 'seconds',
+    help: 'Time the GPU clocks were held down, by reason.',
+    labels: ['reason'],
+    stability: 'experimental',
+    sources: [
+      violation('DCGM_FI_DEV_POWER_VIOLATION', 'power'),
+      violation('DCGM_FI_DEV_THERMAL_VIOLATION', 'thermal'),
+      violation('DCGM_FI_DEV_SYNC_BOOST_VIOLATION', 'sync_boost'),
+      violation('DCGM_FI_DEV_BOARD_LIMIT_VIOLATION', 'board_limit'),
+      violation('DCGM_FI_DEV_LOW_UTIL_VIOLATION', 'low_utilization'),
+      violation('DCGM_FI_DEV_RELIABILITY_VIOLATION', 'reliability'),
+    ],
+  },
+  {
+    name: 'gpu_clock_events_total',
+    type: 'counter',
+    unit: '',
+    help: 'Clock events (throttling, boosts) the exporter counted.',
+    labels: [],
+    stability: 'experimental',
+    sources: [dcgm('DCGM_EXP_CLOCK_EVENTS_COUNT', 'counter', { note: 'opt-in exporter field' })],
+  },
+  {
+    name: 'gpu_ecc_errors_total',
+    type: 'counter',
+    unit: '',
+    help: 'ECC memory errors, by severity (single_bit, double_bit) and scope (volatile since reboot, aggregate lifetime).',
+    labels: ['severity', 'scope'],
+    stability: 'experimental',
+    sources: [
+      opt('DCGM_FI_DEV_ECC_SBE_VOL_TOTAL', { severity: 'single_bit', scope: 'volatile' }),
+      opt('DCGM_FI_DEV_ECC_DBE_VOL_TOTAL', { severity: 'double_bit', scope: 'volatile' }),
+      opt('DCGM_FI_DEV_ECC_SBE_AGG_TOTAL', { severity: 'single_bit', scope: 'aggregate' }),
+      opt('DCGM_FI_DEV_ECC_DBE_AGG_TOTAL', { severity: 'double_bit', scope: 'aggregate' }),
+    ],
+  },
+  {
+    name: 'gpu_retired_pages_total',
+    type: 'counter',
+    unit: '',
+    help: 'GPU memory pages retired, by the error severity that caused it.',
+    labels: ['severity'],
+    stability: 'experimental',
+    sources: [
+      opt('DCGM_FI_DEV_RETIRED_SBE', { severity: 'single_bit' }),
+      opt('DCGM_FI_DEV_RETIRED_DBE', { severity: 'double_bit' }),
+    ],
+  },
+  {
+    name: 'gpu_remapped_rows_total',
+    type: 'counter',
+    unit: '',
+    help: 'GPU memory rows remapped, by whether the error was correctable.',
+    labels: ['correctable'],
+    stability: 'experimental',
+    sources: [
+      dcgm('DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS', 'counter', { addLabels: { correctable: 'true' } }),
+      dcgm('DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS', 'counter', { addLabels: { correctable: 'false' } }),
+    ],
+  },
+  {
+    name: 'gpu_row_remap_failed',
+    type: 'gauge',
+    unit: '',
+    help: '1 when row remapping failed (the GPU needs service), else 0.',
+    labels: [],
+    stability: 'experimental',
+    sources: [dcgm('DCGM_FI_DEV_ROW_REMAP_FAILURE', 'gauge')],
+  },
+] as const satisfies readonly MetricSpec[];
