@@ -17,6 +17,10 @@ const GENERATORS: Record<string, Generator> = {
     describe: 'HTTP API answers of a real Prometheus 2.42 (test/e2e/testdata/api/)',
     run: async (log) => (await import('../test/e2e/api-goldens-capture.js')).updateApiGoldens(log),
   },
+  'scrape-targets': {
+    describe: '/api/v1/targets of a real Prometheus 2.42 scraping a loopback target (src/ingest/scrape/testdata/)',
+    run: async (log) => (await import('../test/e2e/scrape-targets-capture.js')).updateScrapeTargetsGolden(log),
+  },
   promqltest: {
     describe: 'the list of upstream promqltest evals that pass (src/promql/promqltest/baseline.txt)',
     run: async (log) => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, parseListenAddress, startServer } from '../server/index.js';
+import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
 import { UsageError, parseBytes, parseDurationFlag } from './args.js';
@@ -12,6 +13,8 @@ Runs the Infersight server on the embedded time-series database.
 
 Flags:
   --listen HOST:PORT        address to listen on (default 127.0.0.1:9300)
+  --config.file PATH        Prometheus-style configuration (global, scrape_configs); reloaded
+                            on SIGHUP and POST /-/reload (default: none, nothing is scraped)
   --data DIR                data directory (default ./data)
   --retention DURATION      delete blocks older than this (default 15d; 0 disables)
   --retention-size SIZE     delete the oldest blocks above this size (e.g. 50GB; default off)
@@ -23,6 +26,8 @@ Flags:
   --query.max-samples N     most samples one query may hold in memory (default 50000000)
   --query.max-concurrency N queries evaluated at once; more wait (default 20)
   --query.lookback-delta DUR how far back an instant selector looks (default 5m)
+  --otlp.listen ADDR|off    OTLP/HTTP receiver (POST /v1/metrics) (default 127.0.0.1:4318;
+                            skipped with a warning when that default port is busy)
   --enable-feature LIST     comma-separated PromQL features, as Prometheus names them:
                             promql-experimental-functions, promql-duration-expr,
                             promql-extended-range-selectors, promql-binop-fill-modifiers,
@@ -87,6 +92,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'query.max-concurrency': { type: 'string' },
       'query.lookback-delta': { type: 'string' },
       'enable-feature': { type: 'string', multiple: true },
+      'otlp.listen': { type: 'string' },
+      'config.file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -113,12 +120,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // OTLP listener: on by default; a busy default port only warns, an explicit address must bind.
+  const otlpFlag = values['otlp.listen'];
+  if (otlpFlag !== undefined && otlpFlag !== 'off') {
+    try {
+      parseListenAddress(otlpFlag);
+    } catch (e) {
+      throw new UsageError(`--otlp.listen: ${(e as Error).message}`);
+    }
+  }
+  const otlpListen = otlpFlag === 'off' ? null : { address: otlpFlag ?? '127.0.0.1:4318', required: otlpFlag !== undefined };
 
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
+  // Scraping (--config.file): a broken file stops the start, as in Prometheus.
+  const configFile = values['config.file'];
+  if (configFile !== undefined) {
+    try {
+      await loadScrapeConfigFile(configFile);
+    } catch (e) {
+      logger.error('error loading config', { file: configFile, err: (e as Error).message });
+      return 1;
+    }
+  }
   const server = await startServer({
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
     engine,
+    ingest: { otlpListen },
+    scrape: { configFile },
     logger,
     clock: systemClock,
   });
@@ -138,5 +167,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGHUP', () => {
+      server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
+    });
   });
 }

@@ -5,6 +5,8 @@ import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
 import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
+import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
 import { buildInfo, formatPromDuration, runtimeInfo } from './status-info.js';
 
@@ -24,15 +26,23 @@ export interface ServeOptions {
   api?: Partial<ApiLimits>;
   /** The command-line flags as given, for `/api/v1/status/flags`. */
   flags?: Readonly<Record<string, string>>;
+  /** Scraping (`--config.file`, Prometheus scrape_configs): src/server/scrape-routes.ts. */
+  scrape?: Pick<ScrapeWiringOptions, 'configFile' | 'manager'>;
+  /** Write endpoints (remote write, OTLP): limits, translation, the OTLP listener (none unless set). */
+  ingest?: IngestOptions;
 }
 
 /** A running Infersight server. */
 export interface RunningServer {
   readonly http: HttpListener;
+  /** The separate OTLP/HTTP listener, when one was started (`ingest.otlpListen`). */
+  readonly otlpHttp: HttpListener | null;
   /** The embedded store; null until the WAL replay has finished. */
   db(): Db | null;
   /** The query client over the embedded engine and store; null until the store is open. */
   queryClient(): QueryClient | null;
+  /** Re-reads the scrape configuration file (SIGHUP); rejects, keeping the old one, when it is invalid. */
+  reloadConfig(): Promise<void>;
   /** Resolves once the store is open (or rejects when opening failed). */
   readonly ready: Promise<void>;
   /** Stops accepting requests, then flushes and closes the store. */
@@ -92,8 +102,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     clock: o.clock,
     logger: o.logger,
   });
+  // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
+  const receivers = ingestReceivers(() => db, o.ingest ?? {}, o.clock, o.logger);
+  registerIngestRoutes(routes, receivers);
+  // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
+  const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024 });
+  const otlpHttp = await startOtlpListener(receivers, o.ingest ?? {}, o.logger).catch(async (e: unknown) => {
+    await http.close();
+    throw e;
+  });
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
   const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
@@ -106,16 +125,24 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       throw e;
     },
   );
+  void ready.then(
+    () => (db === null ? undefined : scraping.start(db).catch((e: unknown) => o.logger.error('starting the scrape manager failed', { err: String(e) }))),
+    () => undefined, // opening the store failed: logged above
+  );
   let closing: Promise<void> | null = null;
   return {
     http,
+    otlpHttp,
     db: () => db,
     queryClient,
+    reloadConfig: () => scraping.reload(),
     ready,
     close: () =>
       (closing ??= (async () => {
         await http.close();
+        await otlpHttp?.close();
         await ready.catch(() => undefined);
+        await scraping.close();
         if (db !== null) await db.close();
       })()),
   };

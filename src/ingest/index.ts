@@ -1,0 +1,12 @@
+/**
+ * Public surface of `src/ingest` (receivers): Prometheus remote write (1.0 and 2.0) and
+ * OTLP/HTTP metrics, each built from an `Appendable` only, as framework-free handlers.
+ * (The scrape manager lives in `scrape/`.)
+ */
+export { CardinalityTracker } from './cardinality.js';
+export { IngestError, IngestErrorCode, ingestStatusFor } from './errors.js';
+export { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
+export { header, type IngestHeaders, type IngestRequest, type IngestResponse } from './response.js';
+export { RemoteWriteReceiver, remoteWriteProto, type RemoteWriteReceiverOptions } from './remote-write.js';
+export { OtlpReceiver, otlpEncoding, type OtlpReceiverOptions } from './otlp/receiver.js';
+export { formatFloatF, labelName, metricName, unitSuffixes, type MetricKind } from './otlp/names.js';

@@ -1,0 +1,81 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryLogger } from '../model/index.js';
+import { Db, type DbOptions } from '../tsdb/index.js';
+import { tempDir } from '../tsdb/testing/temp-dir.js';
+import { encodeOtlpMetrics, encodeRemoteWriteV1, snappyEncode } from '../wire/index.js';
+import { startServer, type ServeOptions } from './serve.js';
+
+const NOW = 1_764_547_200_000;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function start(extra: Partial<ServeOptions> = {}) {
+  const t = tempDir('ingest-routes');
+  cleanups.push(t.remove);
+  const logger = new MemoryLogger();
+  const server = await startServer({ listen: '127.0.0.1:0', storage: { dir: t.dir, fsync: { mode: 'never' } }, logger, clock: () => NOW, ...extra });
+  cleanups.push(() => server.close());
+  return { server, logger, base: `http://127.0.0.1:${server.http.address.port}` };
+}
+
+const rw = (value: number) => snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'up'], ['job', 'a']], samples: [{ tMs: NOW, value }] }]));
+
+describe('ingest routes', () => {
+  it('serves remote write and OTLP on the main listener, and reads back what was written', async () => {
+    const { server, base } = await start();
+    await server.ready;
+    const res = await fetch(`${base}/api/v1/write`, { method: 'POST', body: rw(1), headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    expect(res.status).toBe(204);
+    const otlp = encodeOtlpMetrics({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'g', data: { case: 'gauge', value: { dataPoints: [{ timeUnixNano: BigInt(NOW) * 1_000_000n, value: { case: 'asDouble', value: 2 } }] } } }] }] }] }, 'json');
+    const o = await fetch(`${base}/api/v1/otlp/v1/metrics`, { method: 'POST', body: otlp, headers: { 'Content-Type': 'application/json' } });
+    expect([o.status, await o.text()]).toEqual([200, '{}']);
+    const q = (await (await fetch(`${base}/api/v1/query?query=${encodeURIComponent('up or g')}&time=${NOW / 1000}`)).json()) as { data: { result: unknown[] } };
+    expect(q.data.result).toHaveLength(2);
+    expect((await fetch(`${base}/api/v1/write`)).status).toBe(405);
+  });
+
+  it('answers 503 while the store replays its WAL, so senders retry', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { base, server } = await start({ openStore: async (o: DbOptions) => (await gate, Db.open(o)) });
+    const res = await fetch(`${base}/api/v1/write`, { method: 'POST', body: rw(1) });
+    expect([res.status, await res.text()]).toEqual([503, 'the store is not ready yet: replaying the write-ahead log\n']);
+    release();
+    await server.ready;
+  });
+
+  it('refuses a body over the limit with 413 without reading it all, and closes the connection', async () => {
+    const { base, server } = await start({ ingest: { limits: { maxBodyBytes: 1000 } } });
+    await server.ready;
+    const reply = await new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const req = http.request(`${base}/api/v1/write`, { method: 'POST', headers: { 'Transfer-Encoding': 'chunked' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(600));
+      req.write(Buffer.alloc(600));
+    });
+    expect([reply.status, reply.headers.connection]).toEqual([413, 'close']);
+  });
+
+  it('serves POST /v1/metrics on the OTLP listener; a busy default port only warns, a required one fails', async () => {
+    const { server } = await start({ ingest: { otlpListen: { address: '127.0.0.1:0', required: true } } });
+    await server.ready;
+    const port = server.otlpHttp?.address.port;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/metrics`, { method: 'POST', body: new Uint8Array(0), headers: { 'Content-Type': 'application/x-protobuf' } });
+    expect(res.status).toBe(200);
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
+    const busy = `127.0.0.1:${(blocker.address() as net.AddressInfo).port}`;
+    const soft = await start({ ingest: { otlpListen: { address: busy, required: false } } });
+    expect(soft.server.otlpHttp).toBeNull();
+    expect(soft.logger.lines.some((l) => l.level === 'warn' && l.msg.startsWith('OTLP receiver not started'))).toBe(true);
+    await expect(start({ ingest: { otlpListen: { address: busy, required: true } } })).rejects.toThrow(/EADDRINUSE/);
+  });
+});

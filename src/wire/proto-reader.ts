@@ -1,0 +1,56 @@
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
+
+/**
+ * `@bufbuild/protobuf`'s `BinaryReader` with the two reads the hot decoders need and the base
+ * class keeps as BigInt: `int64` as a plain number, and the raw bytes of a span as a one-byte
+ * string (a cheap, exact map key for "these encoded labels").
+ */
+export class ProtoReader extends BinaryReader {
+  private latin1: Buffer | undefined;
+
+  /**
+   * A signed 64-bit varint as a number. Exact up to ±2^53; beyond that the result is rounded, so
+   * `Number.isSafeInteger` on it tells whether the value was representable.
+   */
+  int64Number(): number {
+    const [lo, hi] = this.varint64();
+    return (hi | 0) * 4294967296 + (lo >>> 0);
+  }
+
+  /** An unsigned 64-bit varint (or fixed64 via `fixed64Number`) as a number, rounded beyond 2^53. */
+  uint64Number(): number {
+    const [lo, hi] = this.varint64();
+    return (hi >>> 0) * 4294967296 + (lo >>> 0);
+  }
+
+  /** The bytes `[start, end)` of the buffer as a string of one char per byte. */
+  binaryString(start: number, end: number): string {
+    this.latin1 ??= Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    return this.latin1.toString('latin1', start, end);
+  }
+
+  /**
+   * Reads a tag as one number, `fieldNo << 3 | wireType`, without the array `tag()` allocates.
+   * Throws like `tag()` on field number 0 and on wire types above 5.
+   */
+  tagNumber(): number {
+    const t = this.uint32();
+    if (t >>> 3 === 0 || (t & 7) > 5) throw new Error(`illegal tag: field no ${t >>> 3} wire type ${t & 7}`);
+    return t;
+  }
+
+  /** Skips the field just read by `tag()`, with the library's limit on nested groups. */
+  skipField(wireType: WireType, fieldNo: number): void {
+    this.skip(wireType, fieldNo);
+  }
+
+  /** Reads a length prefix and returns the end position of the sub-message, checked against the buffer. */
+  subEnd(): number {
+    const len = this.uint32();
+    const end = this.pos + len;
+    if (end > this.len) throw new RangeError('premature EOF');
+    return end;
+  }
+}
+
+export { WireType };

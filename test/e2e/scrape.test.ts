@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { allScraped, goldenConfig, normalizeTargets, readTargetsGolden } from '../../src/ingest/scrape/testing/targets-golden.js';
+import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
+import { freePort, waitFor } from '../peers/peers.js';
+import { runCli, startServe, type RunningCli } from './cli.js';
+import { startTinyTarget } from './scrape-targets-lib.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Targets {
+  data: { activeTargets: { scrapePool: string; health: string; lastError: string }[]; droppedTargets: unknown[] };
+}
+interface Vector {
+  data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+}
+
+async function serve(config: string): Promise<{ cli: RunningCli; file: string }> {
+  const t = tempDir('e2e-scrape');
+  cleanups.push(t.remove);
+  const file = path.join(t.dir, 'infersight.yml');
+  fs.writeFileSync(file, config);
+  const cli = await startServe(['--data', path.join(t.dir, 'data'), '--config.file', file]);
+  cleanups.push(async () => {
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+  });
+  return { cli, file };
+}
+
+const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
+const query = (base: string, q: string) => getJson<Vector>(`${base}/api/v1/query?query=${encodeURIComponent(q)}`);
+const pools = async (base: string) => (await getJson<Targets>(`${base}/api/v1/targets`)).data.activeTargets.map((t) => t.scrapePool).sort();
+
+describe('infersight serve --config.file (whole process)', () => {
+  it('scrapes a loopback target, answers through /api/v1/query, and /api/v1/targets matches Prometheus 2.42', async () => {
+    const target = await startTinyTarget();
+    cleanups.push(target.close);
+    const downPort = await freePort();
+    const { cli } = await serve(goldenConfig(target.port, downPort));
+    const body = await waitFor('every target scraped', async () => {
+      const b = await getJson<unknown>(`${cli.base}/api/v1/targets`);
+      return allScraped(b) ? b : undefined;
+    });
+    const port = Number(new URL(cli.base).port);
+    expect(JSON.stringify(normalizeTargets(body, { TARGET_PORT: target.port, DOWN_PORT: downPort, SERVER_PORT: port }, os.hostname()), null, 2) + '\n').toBe(readTargetsGolden());
+
+    const series = await waitFor('tiny_requests_total queryable', async () => {
+      const r = await query(cli.base, 'tiny_requests_total');
+      return r.data.result.length === 1 ? r.data.result[0] : undefined;
+    });
+    expect(series.metric).toEqual({ __name__: 'tiny_requests_total', code: '200', job: 'tiny', instance: `127.0.0.1:${target.port}`, az: 'z1', model: 'm1' });
+    expect((await query(cli.base, 'up{job="tiny"}')).data.result[0].value[1]).toBe('1');
+    expect((await query(cli.base, 'up{job="down"}')).data.result[0].value[1]).toBe('0');
+    expect((await query(cli.base, 'scrape_samples_scraped{job="tiny"}')).data.result[0].value[1]).toBe('2');
+
+    const md = await getJson<{ status: string; data: unknown[] }>(`${cli.base}/api/v1/targets/metadata?match_target=${encodeURIComponent('{job="tiny"}')}&metric=tiny_requests_total`);
+    expect(md).toEqual({ status: 'success', data: [{ target: { az: 'z1', instance: `127.0.0.1:${target.port}`, job: 'tiny', model: 'm1' }, type: 'counter', help: 'Requests served.', unit: '' }] });
+    const bad = await fetch(`${cli.base}/api/v1/targets/metadata?match_target=${encodeURIComponent('{job=')}`);
+    expect([bad.status, ((await bad.json()) as { errorType: string }).errorType]).toEqual([400, 'bad_data']);
+  }, 90_000);
+
+  it('reloads on POST /-/reload and SIGHUP, keeping the old configuration when the new one is invalid', async () => {
+    const target = await startTinyTarget();
+    cleanups.push(target.close);
+    const job = (name: string) => `scrape_configs:\n  - job_name: ${name}\n    scrape_interval: 1s\n    static_configs: [{targets: ['127.0.0.1:${target.port}']}]\n`;
+    const { cli, file } = await serve(job('first'));
+    expect(await pools(cli.base)).toEqual(['first']);
+
+    fs.writeFileSync(file, job('second') + '    scrape_timeout: 5s\n');
+    const failed = await fetch(`${cli.base}/-/reload`, { method: 'POST' });
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).toBe(`failed to reload config: couldn't load configuration (--config.file=${JSON.stringify(file)}): parsing YAML file ${file}: line 2: scrape_configs[0]: scrape timeout greater than scrape interval for scrape config with job name "second"\n`);
+    expect(await pools(cli.base)).toEqual(['first']);
+
+    fs.writeFileSync(file, job('second'));
+    expect((await fetch(`${cli.base}/-/reload`, { method: 'POST' })).status).toBe(200);
+    expect(await pools(cli.base)).toEqual(['second']);
+
+    fs.writeFileSync(file, job('third'));
+    cli.child.kill('SIGHUP');
+    await waitFor('SIGHUP reload', async () => ((await pools(cli.base)).join() === 'third' ? true : undefined));
+    await waitFor('third scraped', async () => ((await query(cli.base, 'up{job="third"}')).data.result[0]?.value[1] === '1' ? true : undefined));
+  }, 90_000);
+
+  it('survives hostile targets: malformed exposition, a huge body, a target that never answers', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/bad') res.end('ok_before 1\nbroken{ 2\n');
+      else if (req.url === '/huge') res.end('x 1\n'.repeat(1 << 20));
+      // /slow: never answers.
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    }));
+    const addr = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const job = (name: string, extra: string) => `  - job_name: ${name}\n    metrics_path: /${name}\n${extra}    static_configs: [{targets: ['${addr}']}]\n`;
+    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 300ms}\nscrape_configs:\n${job('bad', '')}${job('huge', '    body_size_limit: 64KB\n')}${job('slow', '')}`);
+    const errors = await waitFor('all three down', async () => {
+      const t = (await getJson<Targets>(`${cli.base}/api/v1/targets`)).data.activeTargets;
+      return t.length === 3 && t.every((x) => x.health === 'down') ? Object.fromEntries(t.map((x) => [x.scrapePool, x.lastError])) : undefined;
+    });
+    expect(errors.bad).toBe(`line 2, column 9: expected label name or '}', got "2"`);
+    expect(errors.huge).toBe('body size limit exceeded');
+    expect(errors.slow).toBe(`Get "http://${addr}/slow": context deadline exceeded`);
+    // Nothing of a failed scrape is written, only the synthetic series.
+    expect((await query(cli.base, 'ok_before')).data.result).toEqual([]);
+    expect((await query(cli.base, 'x')).data.result).toEqual([]);
+    expect((await query(cli.base, 'up')).data.result.map((r) => r.value[1])).toEqual(['0', '0', '0']);
+    const slowSeconds = Number((await query(cli.base, 'scrape_duration_seconds{job="slow"}')).data.result[0].value[1]);
+    expect(slowSeconds).toBeGreaterThanOrEqual(0.3);
+    expect(slowSeconds).toBeLessThan(1);
+  }, 90_000);
+
+  it('refuses to start on an invalid configuration file', async () => {
+    const t = tempDir('e2e-scrape-bad');
+    cleanups.push(t.remove);
+    const file = path.join(t.dir, 'bad.yml');
+    fs.writeFileSync(file, 'scrape_configs:\n  - job_name: a\n    scrape_intervall: 1s\n');
+    const { code, stderr } = await runCli(['serve', '--listen', '127.0.0.1:0', '--data', path.join(t.dir, 'data'), '--config.file', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`msg="error loading config" file=${file}`);
+    expect(stderr).toContain('line 3: field scrape_intervall not found in type config.ScrapeConfig');
+  });
+});
