@@ -26,6 +26,8 @@ Flags:
   --query.max-samples N     most samples one query may hold in memory (default 50000000)
   --query.max-concurrency N queries evaluated at once; more wait (default 20)
   --query.lookback-delta DUR how far back an instant selector looks (default 5m)
+  --normalize.keep-raw      also store engine-native series next to the unified ones
+  --normalize.off           store ingested series as they come (no unified names)
   --otlp.listen ADDR|off    OTLP/HTTP receiver (POST /v1/metrics) (default 127.0.0.1:4318;
                             skipped with a warning when that default port is busy)
   --enable-feature LIST     comma-separated PromQL features, as Prometheus names them:
@@ -93,6 +95,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'query.lookback-delta': { type: 'string' },
       'enable-feature': { type: 'string', multiple: true },
       'otlp.listen': { type: 'string' },
+      'normalize.keep-raw': { type: 'boolean' },
+      'normalize.off': { type: 'boolean' },
       'config.file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -147,6 +151,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
     engine,
     ingest: { otlpListen },
+    normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },
     scrape: { configFile },
     logger,
     clock: systemClock,

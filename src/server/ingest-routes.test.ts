@@ -25,6 +25,33 @@ async function start(extra: Partial<ServeOptions> = {}) {
 const rw = (value: number) => snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'up'], ['job', 'a']], samples: [{ tMs: NOW, value }] }]));
 
 describe('ingest routes', () => {
+  it('normalizes engine-native names into the catalog and lists the catalog as metadata', async () => {
+    const { server, base } = await start();
+    await server.ready;
+    const body = snappyEncode(
+      encodeRemoteWriteV1([{ labels: [['__name__', 'vllm:num_requests_running'], ['model_name', 'm'], ['engine', '0']], samples: [{ tMs: NOW, value: 3 }] }]),
+    );
+    const res = await fetch(`${base}/api/v1/write`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    expect(res.status).toBe(204);
+    const q = (await (await fetch(`${base}/api/v1/query?query=${encodeURIComponent('{__name__=~".+"}')}&time=${NOW / 1000}`)).json()) as {
+      data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
+    expect(q.data.result.map((r) => r.metric)).toEqual([{ __name__: 'llm_requests_running', dp_rank: '0', engine: 'vllm', model: 'm' }]);
+    const meta = (await (await fetch(`${base}/api/v1/metadata?metric=llm_requests_running`)).json()) as { data: Record<string, unknown[]> };
+    expect(meta.data.llm_requests_running).toHaveLength(1);
+  });
+
+  it('keeps raw engine names too when asked', async () => {
+    const { server, base } = await start({ normalize: { keepRaw: true } });
+    await server.ready;
+    const body = snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'vllm:num_requests_running'], ['model_name', 'm']], samples: [{ tMs: NOW, value: 3 }] }]));
+    await fetch(`${base}/api/v1/write`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    const q = (await (await fetch(`${base}/api/v1/query?query=${encodeURIComponent('count({__name__=~".+"})')}&time=${NOW / 1000}`)).json()) as {
+      data: { result: { value: [number, string] }[] };
+    };
+    expect(q.data.result[0].value[1]).toBe('2');
+  });
+
   it('serves remote write and OTLP on the main listener, and reads back what was written', async () => {
     const { server, base } = await start();
     await server.ready;

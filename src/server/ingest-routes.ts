@@ -10,7 +10,6 @@ import {
   type OtlpReceiverOptions,
 } from '../ingest/index.js';
 import { StorageError, StorageErrorCode, type Appendable } from '../storage/index.js';
-import type { Db } from '../tsdb/index.js';
 import { listen, sendText, type Handler, type HttpListener, type Routes } from './http.js';
 
 /** Settings of the write endpoints (`infersight serve`'s ingest flags). */
@@ -38,7 +37,7 @@ export interface IngestReceivers {
  * Builds the receivers over the store returned by `db()`; while it returns null (WAL replay),
  * writes are answered 503 so that senders retry.
  */
-export function ingestReceivers(db: () => Db | null, options: IngestOptions, clock: Clock, logger: Logger): IngestReceivers {
+export function ingestReceivers(db: () => Appendable | null, options: IngestOptions, clock: Clock, logger: Logger): IngestReceivers {
   const appendable: Appendable = {
     appender: () => {
       const d = db();

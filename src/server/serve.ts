@@ -1,6 +1,9 @@
 import type { Clock, Logger } from '../model/index.js';
+import { NormalizingAppendable } from '../normalize/index.js';
 import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
+import { catalogMetadata } from '../semconv/index.js';
+import type { Appendable } from '../storage/index.js';
 import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
 import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
@@ -30,6 +33,11 @@ export interface ServeOptions {
   scrape?: Pick<ScrapeWiringOptions, 'configFile' | 'manager'>;
   /** Write endpoints (remote write, OTLP): limits, translation, the OTLP listener (none unless set). */
   ingest?: IngestOptions;
+  /**
+   * Normalization of ingested series into the unified catalog (src/normalize): on by default;
+   * `keepRaw` also stores the engine-native series.
+   */
+  normalize?: { enabled?: boolean; keepRaw?: boolean };
 }
 
 /** A running Infersight server. */
@@ -87,7 +95,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   const queryClient = (): QueryClient | null =>
-    db === null ? null : (client ??= new EngineQueryClient({ engine, queryable: db }));
+    db === null ? null : (client ??= new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata }));
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,
@@ -102,8 +110,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     clock: o.clock,
     logger: o.logger,
   });
+  // Everything ingested goes through the normalizer: engine-native names become the catalog's.
+  let normalized: { db: Db; appendable: Appendable } | null = null;
+  const ingestTarget = (): Appendable | null => {
+    if (db === null) return null;
+    if (o.normalize?.enabled === false) return db;
+    if (normalized?.db !== db) normalized = { db, appendable: new NormalizingAppendable(db, { keepRaw: o.normalize?.keepRaw ?? false }) };
+    return normalized.appendable;
+  };
   // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
-  const receivers = ingestReceivers(() => db, o.ingest ?? {}, o.clock, o.logger);
+  const receivers = ingestReceivers(ingestTarget, o.ingest ?? {}, o.clock, o.logger);
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
@@ -122,11 +138,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Without a store there is nothing to serve: stop listening so the process can exit.
       o.logger.error('opening the store failed', { err: e instanceof Error ? e.message : String(e) });
       await http.close();
+      await otlpHttp?.close();
       throw e;
     },
   );
   void ready.then(
-    () => (db === null ? undefined : scraping.start(db).catch((e: unknown) => o.logger.error('starting the scrape manager failed', { err: String(e) }))),
+    () => {
+      const target = ingestTarget();
+      return target === null ? undefined : scraping.start(target).catch((e: unknown) => o.logger.error('starting the scrape manager failed', { err: String(e) }));
+    },
     () => undefined, // opening the store failed: logged above
   );
   let closing: Promise<void> | null = null;
