@@ -1,10 +1,12 @@
 import { UsageError } from './args.js';
 import { serveCommand } from './serve.js';
+import { simCommand } from './sim.js';
 
 const USAGE = `Usage: infersight <command> [flags]
 
 Commands:
   serve     run the server on the embedded time-series database
+  sim       run a simulated LLM inference fleet (targets for scraping, OpenAI API, faults)
   help      show this text
 
 Run 'infersight <command> --help' for a command's flags.
@@ -17,6 +19,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         return await serveCommand(rest);
+      case 'sim':
+        return await simCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, startSimulation } from '../sim/index.js';
+import { LogfmtLogger } from '../server/index.js';
+import { UsageError } from './args.js';
+
+/** Usage text of `infersight sim`. */
+export const SIM_USAGE = `Usage: infersight sim [flags]
+
+Runs a simulated LLM inference fleet (vLLM, SGLang and DJL/LMI replicas, a DCGM exporter per
+instance, front door, platform and quality exporters) and writes a file_sd file for scraping.
+
+Flags:
+  --scenario NAME       demo (default), steady, or a fault scenario (see --list)
+  --speed N             virtual seconds per real second (default 1)
+  --seed S              random seed (default 1)
+  --listen HOST:PORT    address of the one listener all targets share (default 127.0.0.1:9400)
+  --file-sd PATH        file_sd JSON of the targets (default ./data/sim/file_sd.json)
+  --ground-truth PATH   fault ground truth JSON (default ./data/sim/ground-truth.json)
+  --log-level LEVEL     debug | info | warn | error (default info)
+  --list                list the scenarios and fault kinds, then exit
+`;
+
+function positive(flag: string, text: string, integer: boolean): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n))) throw new UsageError(`invalid --${flag} ${JSON.stringify(text)}: want a positive ${integer ? 'integer' : 'number'}`);
+  return n;
+}
+
+function listing(): string {
+  const lines = ['Scenarios:', '  demo                         the steady fleet with a two-hour diurnal cycle; inject faults via the API'];
+  for (const s of Object.values(SCENARIOS)) lines.push(`  ${s.name.padEnd(28)} ${s.description}`);
+  lines.push('', 'Fault kinds (POST /api/v1/sim/faults):');
+  for (const k of FAULT_KINDS) lines.push(`  ${k.padEnd(28)} ${FAULT_DEFAULTS[k].effect}`);
+  return lines.join('\n') + '\n';
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/** Runs `infersight sim` until SIGTERM/SIGINT; resolves with the exit status. */
+export async function simCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scenario: { type: 'string', default: 'demo' },
+      speed: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' },
+      listen: { type: 'string', default: '127.0.0.1:9400' },
+      'file-sd': { type: 'string', default: './data/sim/file_sd.json' },
+      'ground-truth': { type: 'string', default: './data/sim/ground-truth.json' },
+      'log-level': { type: 'string', default: 'info' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help === true) {
+    process.stdout.write(SIM_USAGE);
+    return 0;
+  }
+  if (values.list === true) {
+    process.stdout.write(listing());
+    return 0;
+  }
+  const level = values['log-level'];
+  if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
+  if (values.scenario !== 'demo' && !(values.scenario in SCENARIOS)) throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
+  const speed = positive('speed', values.speed, false);
+  const seed = positive('seed', values.seed, true);
+  const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
+  const run = await startSimulation({
+    scenario: values.scenario,
+    speed,
+    seed,
+    listen: values.listen,
+    fileSdPath: values['file-sd'],
+    groundTruthPath: values['ground-truth'],
+    logger,
+  });
+  const targets = run.targets();
+  process.stdout.write(
+    [
+      `Simulated fleet "${values.scenario}" at ${run.url} (speed ${speed}x, seed ${seed}): ${targets.length} targets.`,
+      `  file_sd:      ${values['file-sd']}   (scrape_configs: - job_name: sim  file_sd_configs: [{files: ['${values['file-sd']}']}])`,
+      `  ground truth: ${values['ground-truth']}  and  GET ${run.url}/api/v1/sim/ground-truth`,
+      `  OpenAI API:   POST ${run.url}/v1/chat/completions  {"model": "openai/gpt-oss-20b", "messages": [...], "stream": true}`,
+      `  Inject a fault:  curl -X POST ${run.url}/api/v1/sim/faults -d '{"kind":"slow-instance","scope":{"instance":"chat-prod-i1"},"duration":"10m"}'`,
+      `  Fault kinds:  ${FAULT_KINDS.join(', ')}`,
+      '',
+    ].join('\n'),
+  );
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info('shutting down', { signal });
+      run.close().then(
+        () => resolve(0),
+        (e: unknown) => {
+          logger.error('shutdown failed', { err: e instanceof Error ? e.message : String(e) });
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
