@@ -1,10 +1,12 @@
 import { UsageError } from './args.js';
+import { demoCommand } from './demo.js';
 import { serveCommand } from './serve.js';
 import { simCommand } from './sim.js';
 
 const USAGE = `Usage: infersight <command> [flags]
 
 Commands:
+  demo      the whole product in one process: a simulated fleet, scraped and queryable
   serve     run the server on the embedded time-series database
   sim       run a simulated LLM inference fleet (targets for scraping, OpenAI API, faults)
   help      show this text
@@ -19,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         return await serveCommand(rest);
+      case 'demo':
+        return await demoCommand(rest);
       case 'sim':
         return await simCommand(rest);
       case undefined:

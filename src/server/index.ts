@@ -2,3 +2,4 @@
 export { startServer, type RunningServer, type ServeOptions } from './serve.js';
 export { LogfmtLogger } from './logger.js';
 export { listen, parseListenAddress, sendApiError, sendJson, sendText, type Handler, type HttpListener, type Routes } from './http.js';
+export { faultMenu, startDemo, type DemoOptions, type RunningDemo } from './demo.js';

@@ -3,10 +3,13 @@ import { NormalizingAppendable } from '../normalize/index.js';
 import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
 import { catalogMetadata } from '../semconv/index.js';
+import type { SimApiHandlers } from '../sim/index.js';
 import type { Appendable } from '../storage/index.js';
 import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
 import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
+import { registerFederateRoutes } from './federate.js';
+import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
@@ -38,6 +41,8 @@ export interface ServeOptions {
    * `keepRaw` also stores the engine-native series.
    */
   normalize?: { enabled?: boolean; keepRaw?: boolean };
+  /** The simulator's control API, mounted under `/api/v1/sim/` (`infersight demo`). */
+  sim?: SimApiHandlers;
 }
 
 /** A running Infersight server. */
@@ -110,6 +115,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     clock: o.clock,
     logger: o.logger,
   });
+  // Prometheus' federation endpoint over the store: src/server/federate.ts.
+  registerFederateRoutes(routes, {
+    queryable: () => db,
+    clock: o.clock,
+    lookbackDeltaMs: o.engine?.lookbackDeltaMs ?? 300_000,
+    limits: { ...DEFAULT_API_LIMITS, ...o.api },
+    logger: o.logger,
+  });
   // Everything ingested goes through the normalizer: engine-native names become the catalog's.
   let normalized: { db: Db; appendable: Appendable } | null = null;
   const ingestTarget = (): Appendable | null => {
@@ -118,6 +131,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (normalized?.db !== db) normalized = { db, appendable: new NormalizingAppendable(db, { keepRaw: o.normalize?.keepRaw ?? false }) };
     return normalized.appendable;
   };
+  if (o.sim) registerSimRoutes(routes, o.sim);
   // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
   const receivers = ingestReceivers(ingestTarget, o.ingest ?? {}, o.clock, o.logger);
   registerIngestRoutes(routes, receivers);
