@@ -12,7 +12,7 @@ import type { Matrix, Series, Vector } from '../value.js';
 import type { EvalResult, Evaluator } from './evaluator.js';
 import { FunctionContextImpl } from './function-context.js';
 import { evalInfo } from './info.js';
-import { assertNoDuplicateSeries, duplicateLabelsetError } from './labels.js';
+import { assertNoDuplicateSeries } from './labels.js';
 import { evalRangeArgument, type RangeArgument } from './range-argument.js';
 import { countPoints, SeriesCollector } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
@@ -85,7 +85,6 @@ function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunction): Ma
       out.add(Labels.EMPTY, false, ts, res.length > 0 ? res[0].f : NaN);
       continue;
     }
-    if (res.length > 1) checkStepDuplicates(res);
     for (const s of res) out.add(s.metric, s.dropName, ts, s.f);
   }
   for (const a of args) if (a.kind === 'matrix') ev.ctx.releaseSamples(countPoints(a.m));
@@ -109,15 +108,6 @@ export function gatherStep(m: Matrix, cursors: Int32Array, ts: number): Vector {
     }
   }
   return v;
-}
-
-function checkStepDuplicates(v: Vector): void {
-  const seen = new Set<string>();
-  for (const s of v) {
-    const k = s.metric.key();
-    if (seen.has(k)) throw duplicateLabelsetError();
-    seen.add(k);
-  }
 }
 
 /** Range-vector functions: slide each series' window over the steps and call once per window. */

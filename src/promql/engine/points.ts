@@ -1,5 +1,6 @@
 import type { Labels } from '../../model/index.js';
 import type { Matrix, Series } from '../value.js';
+import { duplicateLabelsetError } from './labels.js';
 
 /** Total points of a matrix. */
 export function countPoints(m: Matrix): number {
@@ -8,7 +9,10 @@ export function countPoints(m: Matrix): number {
   return n;
 }
 
-/** Collects per-step output samples into series keyed by labels, in first-seen order. */
+/**
+ * Collects per-step output samples into series keyed by labels, in first-seen order. Two samples
+ * with the same labels at one step are Prometheus' "same labelset" error.
+ */
 export class SeriesCollector {
   private readonly byKey = new Map<string, Series>();
   private readonly order: Series[] = [];
@@ -20,6 +24,8 @@ export class SeriesCollector {
       s = { metric, t: [], f: [], dropName };
       this.byKey.set(k, s);
       this.order.push(s);
+    } else if (s.t[s.t.length - 1] === t) {
+      throw duplicateLabelsetError();
     }
     s.t.push(t);
     s.f.push(f);

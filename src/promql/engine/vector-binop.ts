@@ -4,7 +4,8 @@ import { QueryError } from '../errors.js';
 import type { Matrix, Series } from '../value.js';
 import { elemBinop, isArithmetic, isSetOp } from './binary-ops.js';
 import type { Evaluator } from './evaluator.js';
-import { dropMetricName, duplicateLabelsetError, mergeSameLabels } from './labels.js';
+import { dropMetricName, mergeSameLabels } from './labels.js';
+import { SeriesCollector } from './points.js';
 
 /**
  * The labels two samples are matched on: only the `on(...)` labels, or every label except the
@@ -72,7 +73,7 @@ export function evalVectorBinop(
   const metricCache = new Map<number, Labels>();
   const synthMany = new Map<number, Labels>();
   const synthOne = new Map<number, Labels>();
-  const collector = new StepCollector();
+  const collector = new SeriesCollector();
   const r = { v: 0, keep: false };
 
   const emit = (ts: number, mi: number, oi: number, manyMetric: Labels, oneMetric: Labels, mv: number, ov: number, dn: boolean): void => {
@@ -175,30 +176,6 @@ function resultMetric(many: Labels, one: Labels, matching: VectorMatching): Labe
   }
   for (const name of matching.include) out = out.with(name, one.get(name));
   return out;
-}
-
-/** Collects samples into series by labels; two samples with the same labels at one step are an error. */
-class StepCollector {
-  private readonly byKey = new Map<string, Series>();
-  private readonly order: Series[] = [];
-
-  add(metric: Labels, dropName: boolean, t: number, f: number): void {
-    const k = metric.key();
-    let s = this.byKey.get(k);
-    if (!s) {
-      s = { metric, t: [], f: [], dropName };
-      this.byKey.set(k, s);
-      this.order.push(s);
-    } else if (s.t[s.t.length - 1] === t) {
-      throw duplicateLabelsetError();
-    }
-    s.t.push(t);
-    s.f.push(f);
-  }
-
-  result(): Series[] {
-    return this.order;
-  }
 }
 
 /** `and`, `or`, `unless`: filter or merge whole samples by their match signature; labels stay as they are. */

@@ -1,3 +1,4 @@
+import { goUnderscoreOK } from '../../model/index.js';
 import { goQuote } from './go-format.js';
 
 /**
@@ -13,36 +14,6 @@ export function parseNumberLiteral(text: string): number | string {
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
-
-/**
- * Go's underscore rule for numeric literals (`strconv.underscoreOK`): an underscore must sit
- * between two digits, or between a base prefix and a digit.
- */
-function underscoreOK(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s[1])) {
-    i = 2;
-    saw = '0';
-    hex = s[1] === 'x' || s[1] === 'X';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i];
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
 
 /** `strconv.ParseInt(s, 0, 64)` converted to float64, or undefined when Go would fail. */
 function parseGoInt(s: string): number | undefined {
@@ -64,7 +35,7 @@ function parseGoInt(s: string): number | undefined {
       body = s.slice(1);
     }
   }
-  if (s.includes('_') && !underscoreOK(s)) return undefined;
+  if (s.includes('_') && !goUnderscoreOK(s)) return undefined;
   body = body.replaceAll('_', '');
   if (body === '') return undefined;
   const digits = base === 16 ? /^[0-9a-fA-F]+$/ : base === 8 ? /^[0-7]+$/ : base === 2 ? /^[01]+$/ : /^[0-9]+$/;
@@ -84,7 +55,7 @@ function parseGoFloat(s: string): number | string {
   if (lower === '-inf' || lower === '-infinity') return -Infinity;
   if (lower === 'nan') return NaN;
   const syntax = `strconv.ParseFloat: parsing ${goQuote(s)}: invalid syntax`;
-  if (s.includes('_') && !underscoreOK(s)) return syntax;
+  if (s.includes('_') && !goUnderscoreOK(s)) return syntax;
   const body = s.replaceAll('_', '');
   // Hexadecimal floats need a 'p' exponent in Go; the lexer never produces one.
   if (!DECIMAL_FLOAT.test(body)) return syntax;

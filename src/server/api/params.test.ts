@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TIME_MS, MIN_TIME_MS } from '../../model/index.js';
-import { goParseFloat, goQuote, parseDurationNs, parseTime } from './params.js';
+import { MAX_TIME_MS, MIN_TIME_MS, parseGoFloat as goParseFloat } from '../../model/index.js';
+import { goQuote, parseDurationNs, parseTime } from './params.js';
 
 describe('parseTime (Prometheus parseTime)', () => {
   it.each([

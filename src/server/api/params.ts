@@ -3,7 +3,7 @@
  * (web/api/v1/api.go: parseTime, parseDuration; Go's strconv.ParseFloat and time.Parse with
  * RFC 3339). Times become Unix milliseconds, durations nanoseconds (as Go's time.Duration).
  */
-import { MAX_TIME_MS, MIN_TIME_MS, type UnixMs } from '../../model/index.js';
+import { MAX_TIME_MS, MIN_TIME_MS, parseGoFloat, type UnixMs } from '../../model/index.js';
 
 /** A request the API refuses; `errorType` and `message` go into Prometheus' error envelope. */
 export class ApiError extends Error {
@@ -28,58 +28,6 @@ export function goQuote(s: string): string {
   const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
   // eslint-disable-next-line no-control-regex
   return `"${s.replace(/[\x00-\x1f\x7f"\\]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}"`;
-}
-
-// Go's strconv.ParseFloat syntax: decimal or hexadecimal (with a `p` exponent) floats, inf, infinity, nan.
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const HEX = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/;
-const SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
-
-/** Go's `underscoreOK`: underscores only between digits, or between a base prefix and a digit. */
-function underscoreOk(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  const body = /^[+-]/.test(s) ? s.slice(1) : s;
-  const hex = /^0[xX]/.test(body);
-  if (/^0[bBoOxX]/.test(body)) {
-    i = 2;
-    saw = '0';
-  }
-  for (; i < body.length; i++) {
-    const c = body[i];
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
-/** Go's `strconv.ParseFloat(s, 64)`: the value, or undefined where Go reports an error (syntax, or ±Inf from overflow). */
-export function goParseFloat(text: string): number | undefined {
-  if (text.includes('_') && !underscoreOk(text)) return undefined;
-  const s = text.replace(/_/g, '');
-  const sp = SPECIAL.exec(s);
-  if (sp) {
-    if (sp[2].toLowerCase() === 'nan') return sp[1] === '' ? NaN : undefined;
-    return sp[1] === '-' ? -Infinity : Infinity;
-  }
-  let v: number;
-  if (DECIMAL.test(s)) v = Number(s);
-  else {
-    const h = HEX.exec(s);
-    if (!h || h[2] + h[3] === '') return undefined;
-    const mantissa = parseInt(h[2] + h[3] || '0', 16) / 16 ** h[3].length;
-    v = (h[1] === '-' ? -1 : 1) * mantissa * 2 ** Number(h[4]);
-  }
-  return Number.isFinite(v) ? v : undefined;
 }
 
 /** Go's `math.Round`: half away from zero. */
@@ -133,7 +81,7 @@ function parseRfc3339Ms(s: string): UnixMs | undefined {
  */
 export function parseTime(s: string): UnixMs {
   const fail = () => new Error(`cannot parse ${goQuote(s)} to a valid timestamp`);
-  const f = goParseFloat(s);
+  const f = parseGoFloat(s);
   if (f !== undefined) {
     if (!Number.isFinite(f)) throw fail();
     let sec = Math.trunc(f);
@@ -168,7 +116,7 @@ const MAX_INT64 = 2 ** 63;
  * `cannot parse "<s>" to a valid duration` (with `. It overflows int64` past ±292 years).
  */
 export function parseDurationNs(s: string): number {
-  const f = goParseFloat(s);
+  const f = parseGoFloat(s);
   if (f !== undefined) {
     const ns = f * 1e9;
     if (ns > MAX_INT64 || ns < -MAX_INT64) throw new Error(`cannot parse ${goQuote(s)} to a valid duration. It overflows int64`);
