@@ -3,6 +3,7 @@ import { systemClock } from '../model/index.js';
 import { LogfmtLogger, faultMenu, parseListenAddress, startDemo } from '../server/index.js';
 import { SCENARIOS } from '../sim/index.js';
 import { UsageError, parseDurationFlag } from './args.js';
+import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight demo`. */
 export const DEMO_USAGE = `Usage: infersight demo [flags]
@@ -101,17 +102,5 @@ export async function demoCommand(argv: string[]): Promise<number> {
   // A machine-readable line first (tests and scripts wait for it), then the menu for people.
   process.stderr.write(`ts=${new Date().toISOString()} level=info msg=ready address=${a.address}:${a.port} sim=${demo.sim.url}\n`);
   process.stdout.write(demoBanner(base, demo.sim.targets().length, values.scenario));
-  return new Promise<number>((resolve) => {
-    const stop = (): void => {
-      demo.close().then(
-        () => resolve(0),
-        (e: unknown) => {
-          logger.error('shutdown failed', { err: e instanceof Error ? e.message : String(e) });
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  return untilSignal(() => demo.close(), logger);
 }

@@ -4,6 +4,7 @@ import { LogfmtLogger, parseListenAddress, startServer } from '../server/index.j
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
+import { untilSignal } from './until-signal.js';
 import { UsageError, parseBytes, parseDurationFlag } from './args.js';
 
 /** Usage text of `infersight serve`. */
@@ -159,21 +160,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   await server.ready;
   const a = server.http.address;
   logger.info('ready', { address: `${a.address}:${a.port}`, data: values.data });
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info('shutting down', { signal });
-      server.close().then(
-        () => resolve(0),
-        (e: unknown) => {
-          logger.error('shutdown failed', { err: e instanceof Error ? e.message : String(e) });
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.on('SIGHUP', () => {
-      server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
-    });
+  process.on('SIGHUP', () => {
+    server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
   });
+  return untilSignal(() => server.close(), logger);
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, startSimulation } from '../sim/index.js';
 import { LogfmtLogger } from '../server/index.js';
 import { UsageError } from './args.js';
+import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight sim`. */
 export const SIM_USAGE = `Usage: infersight sim [flags]
@@ -89,18 +90,5 @@ export async function simCommand(argv: string[]): Promise<number> {
       '',
     ].join('\n'),
   );
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info('shutting down', { signal });
-      run.close().then(
-        () => resolve(0),
-        (e: unknown) => {
-          logger.error('shutdown failed', { err: e instanceof Error ? e.message : String(e) });
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  return untilSignal(() => run.close(), logger);
 }
