@@ -19,6 +19,9 @@ function check(input: string, want: string): void {
 describe('exprToString', () => {
   // The first block is Prometheus' printer_test.go (TestExprString).
   it.each<[string, string]>([
+    // +Inf left of `^` prints bare, or `+Inf ^ foo` would parse back as `+(Inf ^ foo)` (found by the fuzz test).
+    ['Inf ^ foo', ''],
+    ['+Inf + foo', ''],
     ['sum by() (task:errors:rate10s{job="s"})', 'sum(task:errors:rate10s{job="s"})'],
     ['sum by(code) (task:errors:rate10s{job="s"})', 'sum by (code) (task:errors:rate10s{job="s"})'],
     ['sum without() (task:errors:rate10s{job="s"})', 'sum without () (task:errors:rate10s{job="s"})'],

@@ -141,8 +141,12 @@ export function exprToString(e: Expr): string {
   switch (e.type) {
     case 'AggregateExpr':
       return `${aggregateOpString(e)}(${e.param !== null ? exprToString(e.param) + ', ' : ''}${exprToString(e.expr)})`;
-    case 'BinaryExpr':
-      return `${exprToString(e.lhs)} ${e.op}${binaryModifiersString(e)} ${exprToString(e.rhs)}`;
+    case 'BinaryExpr': {
+      // Go prints +Inf as `+Inf`, but `+Inf ^ x` parses back as `+(Inf ^ x)`: `^` binds tighter
+      // than a unary sign. Printing the bare `Inf` keeps the round trip exact.
+      const lhs = e.op === '^' && e.lhs.type === 'NumberLiteral' && e.lhs.value === Infinity ? 'Inf' : exprToString(e.lhs);
+      return `${lhs} ${e.op}${binaryModifiersString(e)} ${exprToString(e.rhs)}`;
+    }
     case 'Call':
       return `${e.func.name}(${e.args.map(exprToString).join(', ')})`;
     case 'DurationExpr':

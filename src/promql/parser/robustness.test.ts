@@ -60,7 +60,7 @@ describe('fuzz', () => {
       fc.property(fc.array(fc.constantFrom(...PROMQL_CHARS), { maxLength: 60 }), optionsArb, (chars, opts) => {
         checkContract(chars.join(''), opts);
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: 20261130 },
     );
   });
 
@@ -69,7 +69,7 @@ describe('fuzz', () => {
       fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 25 }), fc.constantFrom(' ', ''), (toks, sep) => {
         checkContract(toks.join(sep), ALL_ON);
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: 20261130 },
     );
   });
 
@@ -80,7 +80,7 @@ describe('fuzz', () => {
         checkNeverThrowsOther(() => parseMetricSelector(s));
         checkNeverThrowsOther(() => parseMetric(s));
       }),
-      { numRuns: 2000 },
+      { numRuns: 2000, seed: 20261130 },
     );
   });
 
@@ -107,7 +107,7 @@ describe('fuzz', () => {
         }
         checkContract(s, opts);
       }),
-      { numRuns: 5000 },
+      { numRuns: 5000, seed: 20261130 },
     );
   });
 });
