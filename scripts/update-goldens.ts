@@ -21,6 +21,10 @@ const GENERATORS: Record<string, Generator> = {
     describe: '/api/v1/targets of a real Prometheus 2.42 scraping a loopback target (src/ingest/scrape/testdata/)',
     run: async (log) => (await import('../test/e2e/scrape-targets-capture.js')).updateScrapeTargetsGolden(log),
   },
+  federate: {
+    describe: '/federate answers of a real Prometheus 2.42 fed by remote write (test/e2e/testdata/federate/)',
+    run: async (log) => (await import('../test/e2e/federate-capture.js')).updateFederateGolden(log),
+  },
   promqltest: {
     describe: 'the list of upstream promqltest evals that pass (src/promql/promqltest/baseline.txt)',
     run: async (log) => {

@@ -16,7 +16,9 @@ export class SampleBatch {
   private readonly id = nextBatchId++;
   private entries: SeriesEntry[] = [];
   private tMs: number[] = [];
-  private values: number[] = [];
+  // A Float64Array, not number[]: V8 may quiet NaN payloads in plain arrays, which would turn a
+  // stale marker into an ordinary NaN.
+  private values = new Float64Array(1024);
   /** The distinct series of the batch, in first-seen order. */
   readonly series: SeriesEntry[] = [];
 
@@ -26,9 +28,15 @@ export class SampleBatch {
       entry.batchMark = this.id;
       this.series.push(entry);
     }
+    const n = this.entries.length;
+    if (n === this.values.length) {
+      const grown = new Float64Array(n * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[n] = value;
     this.entries.push(entry);
     this.tMs.push(tMs);
-    this.values.push(value);
   }
 
   /** The number of samples. */
