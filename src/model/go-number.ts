@@ -68,3 +68,27 @@ export function parseGoFloat(s: string): number | undefined {
   if (!Number.isFinite(v)) return undefined; // ErrRange
   return v;
 }
+
+/**
+ * Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest decimal that round-trips, never in
+ * exponent form (`1e+21` → `1000000000000000000000`, `1e-7` → `0.0000001`); `+Inf`, `-Inf`, `NaN`.
+ */
+export function formatGoFloatF(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '-Inf';
+  const s = String(v);
+  const e = s.indexOf('e');
+  if (e < 0) return s;
+  const neg = s.startsWith('-');
+  const mant = s.slice(neg ? 1 : 0, e);
+  const exp = Number(s.slice(e + 1));
+  const dot = mant.indexOf('.');
+  const digits = mant.replace('.', '');
+  const intLen = (dot < 0 ? mant.length : dot) + exp;
+  let out: string;
+  if (intLen <= 0) out = '0.' + '0'.repeat(-intLen) + digits;
+  else if (intLen >= digits.length) out = digits + '0'.repeat(intLen - digits.length);
+  else out = digits.slice(0, intLen) + '.' + digits.slice(intLen);
+  return (neg ? '-' : '') + out;
+}

@@ -14,4 +14,4 @@ export {
   type UnixMs,
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
-export { goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';

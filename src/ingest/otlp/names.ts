@@ -3,6 +3,7 @@
  * OTLP translation strategy (`UnderscoreEscapingWithSuffixes`, the `prometheus/otlptranslator`
  * rules): invalid characters become `_`, the unit and type become suffixes.
  */
+import { formatGoFloatF } from '../../model/index.js';
 
 /** How a metric counts, for its suffixes. */
 export type MetricKind = 'gauge' | 'counter' | 'updowncounter' | 'histogram' | 'exponential-histogram' | 'summary';
@@ -114,25 +115,5 @@ export function labelName(key: string): string | null {
   return out;
 }
 
-/**
- * A float as Go's `strconv.FormatFloat(v, 'f', -1, 64)` writes it: the shortest digits that
- * round-trip, never in exponent form (`1e+21` → `1000000000000000000000`, `1e-7` → `0.0000001`).
- * The `le` and `quantile` labels of translated histograms and summaries use it.
- */
-export function formatFloatF(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const s = String(v);
-  const e = s.indexOf('e');
-  if (e < 0) return s;
-  const sign = s.startsWith('-') ? '-' : '';
-  const mantissa = s.slice(sign.length, e);
-  const exp = Number(s.slice(e + 1));
-  const dot = mantissa.indexOf('.');
-  const digits = mantissa.replace('.', '');
-  const intLen = (dot < 0 ? mantissa.length : dot) + exp;
-  if (intLen <= 0) return `${sign}0.${'0'.repeat(-intLen)}${digits}`;
-  if (intLen >= digits.length) return sign + digits + '0'.repeat(intLen - digits.length);
-  return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
-}
+/** Go's `FormatFloat(v, 'f', -1, 64)`, for the `le` and `quantile` labels of translated histograms and summaries. */
+export const formatFloatF = formatGoFloatF;

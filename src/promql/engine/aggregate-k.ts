@@ -91,24 +91,3 @@ export class KHeap {
     return order.map((i) => this.idx[i]);
   }
 }
-
-/** Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest decimal that round-trips, never in exponent form. */
-export function formatFloatPlain(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const s = String(v);
-  const e = s.indexOf('e');
-  if (e < 0) return s;
-  const neg = s.startsWith('-');
-  const mant = s.slice(neg ? 1 : 0, e);
-  const exp = Number(s.slice(e + 1));
-  const dot = mant.indexOf('.');
-  const digits = mant.replace('.', '');
-  const intLen = (dot < 0 ? mant.length : dot) + exp;
-  let out: string;
-  if (intLen <= 0) out = '0.' + '0'.repeat(-intLen) + digits;
-  else if (intLen >= digits.length) out = digits + '0'.repeat(intLen - digits.length);
-  else out = digits.slice(0, intLen) + '.' + digits.slice(intLen);
-  return (neg ? '-' : '') + out;
-}

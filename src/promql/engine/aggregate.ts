@@ -1,9 +1,9 @@
-import { Labels } from '../../model/index.js';
+import { Labels, formatGoFloatF } from '../../model/index.js';
 import type { AggregateExpr } from '../parser/ast.js';
 import { QueryError } from '../errors.js';
 import { kahanSumInc } from '../kahan.js';
 import type { Matrix, Series } from '../value.js';
-import { KHeap, formatFloatPlain } from './aggregate-k.js';
+import { KHeap } from './aggregate-k.js';
 import { invalidQuantileWarning, quantileOf } from '../functions/index.js';
 import { countPoints, SeriesCollector } from './points.js';
 import type { Evaluator } from './evaluator.js';
@@ -239,11 +239,11 @@ function aggregateK(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i:
     if (e.op === 'limit_ratio') {
       if (Number.isNaN(p)) throw new QueryError('execution', 'Ratio value is NaN');
       ratio = Math.max(-1, Math.min(1, p));
-      if (p < -1 || p > 1) ev.ctx.init.annotations.warn(`PromQL warning: ratio value should be between -1 and 1, got ${formatFloatPlain(p)}, capping to ${ratio}`);
+      if (p < -1 || p > 1) ev.ctx.init.annotations.warn(`PromQL warning: ratio value should be between -1 and 1, got ${formatGoFloatF(p)}, capping to ${ratio}`);
       k = input.length;
     } else {
       if (Number.isNaN(p)) throw new QueryError('execution', 'Parameter value is NaN');
-      if (p > Number.MAX_SAFE_INTEGER * 1024) throw new QueryError('execution', `Scalar value ${formatFloatPlain(p)} overflows int64`);
+      if (p > Number.MAX_SAFE_INTEGER * 1024) throw new QueryError('execution', `Scalar value ${formatGoFloatF(p)} overflows int64`);
       k = Math.trunc(p);
     }
     if (k < 1) continue;
@@ -301,7 +301,7 @@ function countValues(ev: Evaluator, e: AggregateExpr, input: Matrix, label: stri
       const c = cursors[si];
       if (c >= s.t.length || s.t[c] !== ts) continue;
       cursors[si] = c + 1;
-      const metric = base[si].with(label, formatFloatPlain(s.f[c]));
+      const metric = base[si].with(label, formatGoFloatF(s.f[c]));
       const k = metric.key();
       const entry = counts.get(k);
       if (entry) entry.n++;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../../model/index.js';
-import { KHeap, formatFloatPlain } from './aggregate-k.js';
+import { formatGoFloatF as formatFloatPlain } from '../../model/index.js';
+import { KHeap } from './aggregate-k.js';
 import { arithmetic, goPow } from './binary-ops.js';
 import { Gate } from './gate.js';
 import { finishNameRemoval } from './labels.js';
