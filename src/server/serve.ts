@@ -123,17 +123,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     limits: { ...DEFAULT_API_LIMITS, ...o.api },
     logger: o.logger,
   });
-  // Everything ingested goes through the normalizer: engine-native names become the catalog's.
-  let normalized: { db: Db; appendable: Appendable } | null = null;
-  const ingestTarget = (): Appendable | null => {
-    if (db === null) return null;
-    if (o.normalize?.enabled === false) return db;
-    if (normalized?.db !== db) normalized = { db, appendable: new NormalizingAppendable(db, { keepRaw: o.normalize?.keepRaw ?? false }) };
-    return normalized.appendable;
-  };
+  // Where ingest writes once the store is open: through the normalizer (engine-native names
+  // become the catalog's) unless normalization is off.
+  let ingestTarget: Appendable | null = null;
   if (o.sim) registerSimRoutes(routes, o.sim);
   // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
-  const receivers = ingestReceivers(ingestTarget, o.ingest ?? {}, o.clock, o.logger);
+  const receivers = ingestReceivers(() => ingestTarget, o.ingest ?? {}, o.clock, o.logger);
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
@@ -147,6 +142,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
       db = opened;
+      ingestTarget = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });
     },
     async (e: unknown) => {
       // Without a store there is nothing to serve: stop listening so the process can exit.
@@ -157,10 +153,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     },
   );
   void ready.then(
-    () => {
-      const target = ingestTarget();
-      return target === null ? undefined : scraping.start(target).catch((e: unknown) => o.logger.error('starting the scrape manager failed', { err: String(e) }));
-    },
+    () =>
+      ingestTarget === null
+        ? undefined
+        : scraping.start(ingestTarget).catch((e: unknown) => o.logger.error('starting the scrape manager failed', { err: String(e) })),
     () => undefined, // opening the store failed: logged above
   );
   let closing: Promise<void> | null = null;
