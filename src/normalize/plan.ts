@@ -79,12 +79,17 @@ function rescaleLe(le: string, multiply: number, divide: number): string {
   return String(Number(((bound * multiply) / divide).toPrecision(15)));
 }
 
-function renamed(info: SourceInfo, labels: Labels, name: string, value: string): string {
+/**
+ * The unified name of an engine label, or null to drop it. A label already present under the
+ * target name (from target metadata) wins: ours keeps its own name, or goes when it only repeats
+ * the same value (`model` from the target and the engine's `model_name`).
+ */
+function renamed(info: SourceInfo, labels: Labels, name: string, value: string): string | null {
   for (const r of info.labelRenames) {
     if (r.from !== name) continue;
     if (r.when === 'integer' && !INTEGER.test(value)) return name;
-    // A label already present under the target name (from target metadata) wins; ours stays as is.
-    return labels.has(r.to) ? name : r.to;
+    if (!labels.has(r.to)) return r.to;
+    return labels.get(r.to) === value ? null : name;
   }
   return name;
 }
@@ -104,6 +109,7 @@ function unifiedPlan(labels: Labels, row: MappingRow): OutputPlan | undefined {
   labels.forEach((name, value) => {
     if (name === METRIC_NAME_LABEL || (src.match !== undefined && Object.hasOwn(src.match, name))) return;
     const out = renamed(info, labels, name, value);
+    if (out === null) return;
     if (src.identityLabelsOnly === true && !IDENTITY.has(out)) return;
     if (out === 'le' && row.member === 'bucket' && row.convert !== 'none') value = rescaleLe(value, conv.multiply, conv.divide);
     pairs.push(out, value);
