@@ -21,3 +21,12 @@ export function parseDurationFlag(flag: string, text: string): number {
   if (ms === undefined) throw new UsageError(`invalid duration for --${flag}: ${JSON.stringify(text)} (examples: 15d, 12h, 30m)`);
   return ms;
 }
+
+/** A flag that must be a positive number (an integer when `integer`); UsageError otherwise. */
+export function parsePositiveFlag(flag: string, text: string, integer: boolean): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n))) {
+    throw new UsageError(`invalid --${flag} ${JSON.stringify(text)}: want a positive ${integer ? 'integer' : 'number'}`);
+  }
+  return n;
+}

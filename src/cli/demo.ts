@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, faultMenu, parseListenAddress, startDemo } from '../server/index.js';
 import { SCENARIOS } from '../sim/index.js';
-import { UsageError, parseDurationFlag } from './args.js';
+import { UsageError, parseDurationFlag, parsePositiveFlag } from './args.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight demo`. */
@@ -23,14 +23,6 @@ Flags:
 `;
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-
-function positive(flag: string, text: string, integer: boolean): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n))) {
-    throw new UsageError(`invalid --${flag} ${JSON.stringify(text)}: want a positive ${integer ? 'integer' : 'number'}`);
-  }
-  return n;
-}
 
 /** What the demo prints once it is up: where to look and how to inject a fault. */
 export function demoBanner(base: string, targets: number, scenario: string): string {
@@ -90,8 +82,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
     listen: values.listen,
     storage: { dir: values.data },
     scenario: values.scenario,
-    speed: positive('speed', values.speed, false),
-    seed: positive('seed', values.seed, true),
+    speed: parsePositiveFlag('speed', values.speed, false),
+    seed: parsePositiveFlag('seed', values.seed, true),
     scrapeInterval: values['scrape-interval'],
     logger,
     clock: systemClock,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, startSimulation } from '../sim/index.js';
 import { LogfmtLogger } from '../server/index.js';
-import { UsageError } from './args.js';
+import { UsageError, parsePositiveFlag } from './args.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight sim`. */
@@ -20,12 +20,6 @@ Flags:
   --log-level LEVEL     debug | info | warn | error (default info)
   --list                list the scenarios and fault kinds, then exit
 `;
-
-function positive(flag: string, text: string, integer: boolean): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n))) throw new UsageError(`invalid --${flag} ${JSON.stringify(text)}: want a positive ${integer ? 'integer' : 'number'}`);
-  return n;
-}
 
 function listing(): string {
   const lines = ['Scenarios:', '  demo                         the steady fleet with a two-hour diurnal cycle; inject faults via the API'];
@@ -66,8 +60,8 @@ export async function simCommand(argv: string[]): Promise<number> {
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
   if (values.scenario !== 'demo' && !(values.scenario in SCENARIOS)) throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
-  const speed = positive('speed', values.speed, false);
-  const seed = positive('seed', values.seed, true);
+  const speed = parsePositiveFlag('speed', values.speed, false);
+  const seed = parsePositiveFlag('seed', values.seed, true);
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
   const run = await startSimulation({
     scenario: values.scenario,

@@ -10,7 +10,9 @@ export {
 } from './engine-query-client.js';
 export {
   ParseError,
+  durationToString,
   exprToString,
+  goQuote,
   parseExpr,
   parseMetric,
   parseMetricSelector,

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
-import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
+import { Engine, EngineQueryClient, durationToString, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
 import { catalogMetadata } from '../semconv/index.js';
 import type { SimApiHandlers } from '../sim/index.js';
@@ -14,7 +14,7 @@ import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
-import { buildInfo, formatPromDuration, runtimeInfo } from './status-info.js';
+import { buildInfo, runtimeInfo } from './status-info.js';
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -68,11 +68,11 @@ function derivedFlags(o: ServeOptions): Record<string, string> {
   return {
     listen: o.listen,
     data: o.storage.dir,
-    retention: formatPromDuration(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
+    retention: durationToString(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
     'retention-size': String(o.storage.retentionBytes ?? 0),
-    'out-of-order-window': formatPromDuration(o.storage.outOfOrderWindowMs ?? 0),
-    'query.lookback-delta': formatPromDuration(e.lookbackDeltaMs ?? 300_000),
-    'query.timeout': formatPromDuration(e.timeoutMs ?? 120_000),
+    'out-of-order-window': durationToString(o.storage.outOfOrderWindowMs ?? 0),
+    'query.lookback-delta': durationToString(e.lookbackDeltaMs ?? 300_000),
+    'query.timeout': durationToString(e.timeoutMs ?? 120_000),
     'query.max-samples': String(e.maxSamples ?? 50_000_000),
     'query.max-concurrency': String(e.maxConcurrent ?? 20),
   };

@@ -1,3 +1,4 @@
+import { durationToString } from '../promql/index.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { BuildInfo, RuntimeInfo } from './api/index.js';
@@ -12,30 +13,6 @@ export function packageVersion(): string {
   } catch {
     return 'unknown';
   }
-}
-
-/** Prometheus' duration notation (`model.Duration.String`: `15d`, `2w`, `1h30m`, `0s`; years and weeks only when exact). */
-export function formatPromDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const units: [string, number, boolean][] = [
-    ['y', 31_536_000_000, true],
-    ['w', 604_800_000, true],
-    ['d', 86_400_000, false],
-    ['h', 3_600_000, false],
-    ['m', 60_000, false],
-    ['s', 1000, false],
-    ['ms', 1, false],
-  ];
-  let rest = ms;
-  let out = '';
-  for (const [u, size, exact] of units) {
-    if (exact && rest % size !== 0) continue;
-    if (rest >= size) {
-      out += `${Math.floor(rest / size)}${u}`;
-      rest %= size;
-    }
-  }
-  return out;
 }
 
 /**
@@ -61,7 +38,7 @@ function rfc3339(ms: number): string {
 /** `/api/v1/status/runtimeinfo` with Prometheus' keys; Go-only numbers get Node's nearest or zero. */
 export function runtimeInfo(startedMs: number, retention: { ms: number; bytes: number }, corruptions: number): RuntimeInfo {
   const started = rfc3339(startedMs);
-  const parts = [retention.ms > 0 ? formatPromDuration(retention.ms) : '', retention.bytes > 0 ? `${retention.bytes}B` : ''];
+  const parts = [retention.ms > 0 ? durationToString(retention.ms) : '', retention.bytes > 0 ? `${retention.bytes}B` : ''];
   return {
     startTime: started,
     CWD: process.cwd(),

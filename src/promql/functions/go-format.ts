@@ -62,27 +62,6 @@ export function formatOpenMetricsFloat(x: number): string {
   return s.includes('.') || s.includes('e') ? s : `${s}.0`;
 }
 
-const NON_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
-
-/** Go's `strconv.Quote` (what `%q` prints): double quotes, Go escapes for what is not printable. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (!NON_PRINTABLE.test(ch)) out += ch;
-    else if (cp === 7) out += '\\a';
-    else if (cp === 8) out += '\\b';
-    else if (cp === 12) out += '\\f';
-    else if (cp === 10) out += '\\n';
-    else if (cp === 13) out += '\\r';
-    else if (cp === 9) out += '\\t';
-    else if (cp === 11) out += '\\v';
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
+export { goQuote } from '../parser/go-format.js';
 
 export { parseGoFloat } from '../../model/index.js';

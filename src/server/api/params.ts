@@ -4,6 +4,9 @@
  * RFC 3339). Times become Unix milliseconds, durations nanoseconds (as Go's time.Duration).
  */
 import { MAX_TIME_MS, MIN_TIME_MS, parseGoFloat, type UnixMs } from '../../model/index.js';
+import { goQuote } from '../../promql/index.js';
+
+export { goQuote };
 
 /** A request the API refuses; `errorType` and `message` go into Prometheus' error envelope. */
 export class ApiError extends Error {
@@ -23,12 +26,6 @@ export function invalidParam(name: string, detail: string): ApiError {
   return new ApiError('bad_data', `invalid parameter ${goQuote(name)}: ${detail}`);
 }
 
-/** Go's `%q` for the strings this API quotes (strconv.Quote for valid UTF-8). */
-export function goQuote(s: string): string {
-  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
-  // eslint-disable-next-line no-control-regex
-  return `"${s.replace(/[\x00-\x1f\x7f"\\]/g, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}"`;
-}
 
 /** Go's `math.Round`: half away from zero. */
 function goRound(x: number): number {
