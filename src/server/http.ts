@@ -18,6 +18,11 @@ export type Routes = Map<string, Handler>;
 export interface ListenOptions {
   /** Largest request line plus headers accepted; Node's default is 16 KiB, Go's (Prometheus') 1 MiB. */
   readonly maxHeaderBytes?: number;
+  /**
+   * Answers GET and HEAD requests outside `/api/` that no route matches (the web UI). Without it
+   * they are 404s.
+   */
+  readonly fallback?: Handler;
 }
 
 interface PatternRoute {
@@ -116,6 +121,7 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
     let patternKnown = false;
     if (handler === undefined && patterns.length > 0) ({ handler, params, known: patternKnown } = matchPattern(patterns, method, url.pathname));
     const api = url.pathname.startsWith('/api/');
+    if (handler === undefined && !api && !patternKnown && options.fallback !== undefined && (method === 'GET' || method === 'HEAD')) handler = options.fallback;
     if (handler === undefined) {
       const known = patternKnown || [...routes.keys()].some((k) => k.endsWith(` ${url.pathname}`));
       const status = known ? 405 : 404;

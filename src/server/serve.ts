@@ -14,6 +14,7 @@ import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
+import { staticUiHandler, type StaticUiOptions } from './static-ui.js';
 import { buildInfo, runtimeInfo } from './status-info.js';
 
 /** Options of `startServer`. */
@@ -43,6 +44,8 @@ export interface ServeOptions {
   normalize?: { enabled?: boolean; keepRaw?: boolean };
   /** The simulator's control API, mounted under `/api/v1/sim/` (`infersight demo`). */
   sim?: SimApiHandlers;
+  /** The built web UI served at `/` (src/server/static-ui.ts); `false` serves none. */
+  ui?: StaticUiOptions | false;
 }
 
 /** A running Infersight server. */
@@ -133,7 +136,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
-  const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024 });
+  const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
+  const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024, fallback });
   const otlpHttp = await startOtlpListener(receivers, o.ingest ?? {}, o.logger).catch(async (e: unknown) => {
     await http.close();
     throw e;
