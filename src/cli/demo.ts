@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, faultMenu, parseListenAddress, startDemo } from '../server/index.js';
-import { SCENARIOS } from '../sim/index.js';
+import { isScenarioName } from '../sim/index.js';
 import { UsageError, parseDurationFlag, parsePositiveFlag } from './args.js';
 import { untilSignal } from './until-signal.js';
 
@@ -15,7 +15,7 @@ catalog, and the Prometheus-compatible query API. Faults can be injected while i
 Flags:
   --listen HOST:PORT    address of the server (default 127.0.0.1:9300)
   --data DIR            data directory (default ./data; the fleet's files go to DIR/sim/)
-  --scenario NAME       demo (default) or a fault scenario ('infersight sim --list')
+  --scenario NAME       demo (default), a fault scenario ('infersight sim --list') or fleet-<N>
   --speed N             virtual seconds per real second (default 1)
   --seed S              random seed of the fleet (default 1)
   --scrape-interval DUR how often the fleet is scraped (default 15s)
@@ -68,7 +68,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   }
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
-  if (values.scenario !== 'demo' && !(values.scenario in SCENARIOS)) {
+  if (!isScenarioName(values.scenario)) {
     throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
   }
   parseDurationFlag('scrape-interval', values['scrape-interval']);

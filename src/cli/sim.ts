@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, startSimulation } from '../sim/index.js';
+import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, isScenarioName, startSimulation } from '../sim/index.js';
 import { LogfmtLogger } from '../server/index.js';
 import { UsageError, parsePositiveFlag } from './args.js';
 import { untilSignal } from './until-signal.js';
@@ -11,7 +11,8 @@ Runs a simulated LLM inference fleet (vLLM, SGLang and DJL/LMI replicas, a DCGM 
 instance, front door, platform and quality exporters) and writes a file_sd file for scraping.
 
 Flags:
-  --scenario NAME       demo (default), steady, or a fault scenario (see --list)
+  --scenario NAME       demo (default), steady, a fault scenario (see --list), or fleet-<N>
+                        (N single-GPU instances, steady load: the benchmark fleet)
   --speed N             virtual seconds per real second (default 1)
   --seed S              random seed (default 1)
   --listen HOST:PORT    address of the one listener all targets share (default 127.0.0.1:9400)
@@ -24,6 +25,7 @@ Flags:
 function listing(): string {
   const lines = ['Scenarios:', '  demo                         the steady fleet with a two-hour diurnal cycle; inject faults via the API'];
   for (const s of Object.values(SCENARIOS)) lines.push(`  ${s.name.padEnd(28)} ${s.description}`);
+  lines.push(`  ${'fleet-<N>'.padEnd(28)} The benchmark fleet: N single-GPU instances (1 to 5,000), steady load.`);
   lines.push('', 'Fault kinds (POST /api/v1/sim/faults):');
   for (const k of FAULT_KINDS) lines.push(`  ${k.padEnd(28)} ${FAULT_DEFAULTS[k].effect}`);
   return lines.join('\n') + '\n';
@@ -59,7 +61,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   }
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
-  if (values.scenario !== 'demo' && !(values.scenario in SCENARIOS)) throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
+  if (!isScenarioName(values.scenario)) throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
   const speed = parsePositiveFlag('speed', values.speed, false);
   const seed = parsePositiveFlag('seed', values.seed, true);
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);

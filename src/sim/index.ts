@@ -4,7 +4,7 @@
  */
 export { startSimulation, type RunningSimulation, type StartSimulationOptions } from './start.js';
 export { Simulation, type RequestParams, type SimulationOptions } from './simulation.js';
-export { SCENARIOS, AZS, demoFleet, demoScenario, largeFleet, scenarioByName } from './scenarios.js';
+export { SCENARIOS, AZS, demoFleet, demoScenario, isScenarioName, largeFleet, scenarioByName } from './scenarios.js';
 export { FAULT_DEFAULTS, type GroundTruthEntry } from './faults.js';
 export { simApiHandlers, parseFaultRequest, type SimApiHandlers, type SimHandler } from './api.js';
 export { TargetRegistry, fileSdGroups, type FileSdGroup, type SimTarget, type TargetKind } from './targets.js';

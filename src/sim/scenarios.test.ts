@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentRuntime } from './fleet.js';
 import type { Replica } from './replica.js';
-import { SCENARIOS, scenarioByName } from './scenarios.js';
+import { SCENARIOS, isScenarioName, scenarioByName } from './scenarios.js';
 import { Simulation } from './simulation.js';
 import { FAULT_KINDS } from './spec.js';
 
@@ -102,5 +102,32 @@ describe('each fault shows in the data it should', () => {
     expect(q(drift)).toBeLessThan(q(base) - 0.1);
     const ttft = (s: Simulation) => comp(s, 'gpt-oss-20b').frontdoor.ttft;
     expect(ttft(drift).sum / ttft(drift).count).toBeCloseTo(ttft(base).sum / ttft(base).count, 1);
+  });
+});
+
+describe('scenario names', () => {
+  it.each([
+    ['demo', true],
+    ['steady', true],
+    ['az-traffic-skew', true],
+    ['fleet-1', true],
+    ['fleet-1000', true],
+    ['fleet-5000', true],
+    ['fleet-5001', false],
+    ['fleet-0', false],
+    ['fleet-01', false],
+    ['fleet-', false],
+    ['toString', false],
+    ['__proto__', false],
+  ])('%s → %s', (name, known) => {
+    expect(isScenarioName(name)).toBe(known);
+    if (known) expect(scenarioByName(name).name).toBe(name);
+    else expect(() => scenarioByName(name)).toThrow(/unknown scenario/);
+  });
+
+  it('fleet-<N> runs N single-GPU instances', () => {
+    const s = scenarioByName('fleet-25');
+    const instances = s.fleet.endpoints.reduce((n, e) => n + e.instances.initial, 0);
+    expect(instances).toBe(25);
   });
 });

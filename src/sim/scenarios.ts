@@ -114,11 +114,23 @@ export function demoScenario(): ScenarioSpec {
   return { ...SCENARIOS.steady, name: 'demo', fleet: demoFleet(120 * MIN), durationMs: 24 * 60 * MIN };
 }
 
-/** Looks up a built-in scenario (`demo` included) or throws naming the known ones. */
+/** `fleet-<N>`: the steady benchmark fleet of N single-GPU instances (`largeFleet`), 1 to 5,000. */
+const LARGE_FLEET = /^fleet-([1-9]\d{0,3})$/;
+
+/** Whether `name` names a built-in scenario: `demo`, one of `SCENARIOS`, or `fleet-<N>`. */
+export function isScenarioName(name: string): boolean {
+  return name === 'demo' || Object.hasOwn(SCENARIOS, name) || (LARGE_FLEET.test(name) && Number(name.slice(6)) <= 5000);
+}
+
+/** Looks up a built-in scenario (`demo` and `fleet-<N>` included) or throws naming the known ones. */
 export function scenarioByName(name: string): ScenarioSpec {
   if (name === 'demo') return demoScenario();
-  const s = SCENARIOS[name] as ScenarioSpec | undefined;
-  if (s === undefined) throw new Error(`sim: unknown scenario ${JSON.stringify(name)} (known: demo, ${Object.keys(SCENARIOS).join(', ')})`);
+  if (LARGE_FLEET.test(name) && isScenarioName(name)) {
+    const n = Number(name.slice(6));
+    return { name, description: `The benchmark fleet: ${n} single-GPU instances, steady load.`, fleet: largeFleet(n), faults: [], durationMs: 24 * 60 * MIN };
+  }
+  const s = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
+  if (s === undefined) throw new Error(`sim: unknown scenario ${JSON.stringify(name)} (known: demo, ${Object.keys(SCENARIOS).join(', ')}, fleet-<N>)`);
   return s;
 }
 

@@ -42,3 +42,43 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A running `infersight demo` process. */
+export interface RunningDemoCli extends RunningCli {
+  /** Everything the process printed to stdout so far (the banner). */
+  stdout(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `infersight demo` on a free port with `args` (data dir, speed, scenario, ...) and waits
+ * for its `ready` log line.
+ */
+export function startDemoCli(args: string[]): Promise<RunningDemoCli> {
+  const child = spawn(process.execPath, [CLI, 'demo', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const log: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stderr }).on('line', (line) => {
+      log.push(line);
+      const m = / msg=ready address=([\d.]+:\d+)/.exec(line);
+      if (m) {
+        resolve({
+          child,
+          base: `http://${m[1]}`,
+          log,
+          exited,
+          stdout: () => out,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`demo exited with ${code} before ready:\n${log.join('\n')}`)));
+  });
+}

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { waitFor } from '../peers/peers.js';
-import { CLI } from './cli.js';
+import { startDemoCli } from './cli.js';
 
 interface VectorResult {
   metric: Record<string, string>;
@@ -14,34 +12,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Starts `infersight demo` sped up, on free ports, and resolves once it prints its address. */
-function startDemo(dir: string): Promise<{ base: string; stop: () => Promise<number | null>; stdout: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'demo', '--listen', '127.0.0.1:0', '--data', dir, '--speed', '60', '--scrape-interval', '1s'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const log: string[] = [];
-  return new Promise((resolve, reject) => {
-    readline.createInterface({ input: child.stderr }).on('line', (line) => {
-      log.push(line);
-      const m = / msg=ready address=([\d.]+:\d+)/.exec(line);
-      if (m) {
-        resolve({
-          base: `http://${m[1]}`,
-          stdout: () => out,
-          stop: async () => {
-            if (child.exitCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => reject(new Error(`demo exited with ${code} before ready:\n${log.join('\n')}`)));
-  });
-}
 
 async function query(base: string, q: string): Promise<VectorResult[]> {
   const res = await fetch(`${base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: q }) });
@@ -56,7 +26,7 @@ describe('infersight demo (whole process)', () => {
   it('scrapes the simulated fleet into unified series with identity labels, and an injected fault shows in the data', async () => {
     const t = tempDir('e2e-demo');
     cleanups.push(t.remove);
-    const demo = await startDemo(t.dir);
+    const demo = await startDemoCli(['--data', t.dir, '--speed', '60', '--scrape-interval', '1s']);
     cleanups.push(async () => {
       await demo.stop();
     });
