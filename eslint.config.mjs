@@ -1,6 +1,6 @@
 // ESLint flat config. Lint encodes the architecture (STYLE.md, convention 15): no floating
 // promises, type-only imports where possible, no `console` outside the CLI and tooling, and
-// no Node builtins in the modules that also run in the browser (model, query, semconv).
+// no Node builtins in the modules that also run in the browser (model, query, semconv, dashboards).
 // Module-to-module import directions and cycles are checked by scripts/check-deps.mjs, which
 // reads the table in DESIGN.md; this file does not repeat that table.
 import { builtinModules } from 'node:module';
@@ -18,8 +18,8 @@ const JS_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 /** Test code: unit tests beside the code, the test/ tiers, and shared helpers under testing/. */
 const TEST_FILES = ['**/*.test.ts', 'test/**/*.ts', 'src/**/testing/**/*.ts'];
 
-/** Modules that also run in the browser (web/ imports query and semconv, which use model). */
-const BROWSER_SAFE = ['src/model/**', 'src/query/**', 'src/semconv/**'];
+/** Modules that also run in the browser (web/ imports query, semconv and dashboards, which use model). */
+const BROWSER_SAFE = ['src/model/**', 'src/query/**', 'src/semconv/**', 'src/dashboards/**'];
 
 /** The globals Node scripts use; listed here so the config needs no `globals` package. */
 const NODE_GLOBALS = Object.fromEntries(
@@ -48,7 +48,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 const BUILTIN_MESSAGE =
-  'model, query and semconv run in the browser too: no Node builtins (pass what you need in, or move the code to a Node-side module).';
+  'model, query, semconv and dashboards run in the browser too: no Node builtins (pass what you need in, or move the code to a Node-side module).';
 
 /** Bare builtin names (`fs`, `fs/promises`, ...); `node:*` is covered by a pattern. */
 const BARE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));

@@ -168,4 +168,14 @@ export const TOKEN_METRICS = [
     stability: 'experimental',
     sources: [vllm('vllm:avg_prompt_throughput_toks_per_s', 'gauge', { replacedBy: 'removed', note: 'very old vLLM' })],
   },
+  {
+    name: 'llm_benchmark_output_tokens_per_second',
+    type: 'gauge',
+    unit: 'tokens_per_second',
+    help: 'Benchmark output throughput of one replica of a model on an instance type (labels model, instance_type), from a stored benchmark: the reference actual throughput is compared with.',
+    labels: [],
+    stability: 'experimental',
+    sources: [],
+    producer: 'cost',
+  },
 ] as const satisfies readonly MetricSpec[];

@@ -1,11 +1,13 @@
 /**
  * The simulator's own exporters, written with the catalog's names (they stand in for what
  * Infersight's gateway, fleet view and quality evaluators would produce): the front door
- * (`llm_client_*`), the platform (`llm_replicas`, scaling and cold-start events) and the quality
- * exporter (`llm_quality_*`). One target each per component; Go number formatting.
+ * (`llm_client_*`), the platform (`llm_replicas`, scaling and cold-start events, the benchmark
+ * throughput) and the quality exporter (`llm_quality_*`). One target each per component; Go
+ * number formatting.
  */
 import { FamilySet } from './families.js';
 import type { ComponentRuntime } from './fleet.js';
+import { benchmarkOutputTokensPerSec, buildPerfModel } from './perf.js';
 import { QUALITY_DIMENSIONS } from './quality.js';
 
 /** The front door of a component. */
@@ -27,10 +29,24 @@ export function frontdoorFamilies(c: ComponentRuntime): FamilySet {
   return fs;
 }
 
-/** The platform's view of a component: replicas by state, scaling and cold starts. */
+/**
+ * The benchmark output throughput of one replica of `c` (its model on its endpoint's instance type
+ * with its GPUs per copy and engine defaults): what a stored benchmark table would hold.
+ */
+export function componentBenchmarkTps(c: ComponentRuntime): number {
+  const perf = buildPerfModel(c.model, c.endpoint.type, c.spec.gpusPerCopy, c.spec.engine, { downloadMBps: 1 });
+  return benchmarkOutputTokensPerSec(perf);
+}
+
+/**
+ * The platform's view of a component: replicas by state, scaling and cold starts, and the
+ * benchmark throughput of its model on its instance type (the target carries `instance_type`).
+ */
 export function platformFamilies(c: ComponentRuntime): FamilySet {
   const fs = new FamilySet();
   const p = c.platform;
+  const benchmark = componentBenchmarkTps(c);
+  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark);
   const count = (pred: (phase: string) => boolean) => () => c.replicas.filter((r) => pred(r.phase)).length;
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', () => c.active.length, { state: 'desired' });
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', count((s) => s === 'ready'), { state: 'ready' });

@@ -94,7 +94,14 @@ function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | '
     kind,
     component: c,
     openMetrics: true,
-    labels: { job: `sim-${kind}`, endpoint: c.endpoint.spec.name, component: c.spec.name, model: c.model.name },
+    // The platform's benchmark gauge is keyed by model and instance type, so its target names the type.
+    labels: {
+      job: `sim-${kind}`,
+      endpoint: c.endpoint.spec.name,
+      component: c.spec.name,
+      model: c.model.name,
+      ...(kind === 'platform' ? { instance_type: c.endpoint.type.name } : {}),
+    },
     available: () => true,
     families: () => fs,
   };

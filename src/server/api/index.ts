@@ -4,6 +4,7 @@
  */
 import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
+import { dashboardHandlers } from './dashboards.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
 import { statusHandlers } from './status.js';
@@ -15,6 +16,7 @@ export { tsdbStatus } from './tsdb-status.js';
 /** Adds every `/api/v1` route to `routes` (GET and POST where Prometheus has both, OPTIONS for CORS preflights). */
 export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const status = statusHandlers(deps);
+  const dashboards = dashboardHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -29,6 +31,9 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/status/runtimeinfo', ['GET'], status.runtimeinfo],
     ['/api/v1/status/flags', ['GET'], status.flags],
     ['/api/v1/status/tsdb', ['GET'], status.tsdb],
+    ['/api/v1/dashboards', ['GET'], dashboards.list],
+    ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
+    ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],
   ];
   const preflight = apiHandler(deps, async () => ({ data: null }));
   for (const [path, methods, handler] of table) {

@@ -1,0 +1,60 @@
+/**
+ * Public surface of `src/dashboards`: panel and dashboard definitions as data (PromQL with
+ * variables), the variable helpers the UI and tests fill queries with, and the Grafana export.
+ * Browser-safe: imports only `semconv` (and may import `query` and `model`), no Node builtins.
+ */
+import { INSIGHTS } from './insights.js';
+import type { Dashboard, Panel, PanelQuery } from './types.js';
+
+export type {
+  Annotation,
+  Band,
+  Dashboard,
+  HexGridOptions,
+  Panel,
+  PanelQuery,
+  PanelTab,
+  Row,
+  Threshold,
+  Unit,
+  Variable,
+  Visualization,
+} from './types.js';
+export {
+  ALL,
+  builtinIntervals,
+  defaultValues,
+  formatRegexValue,
+  interpolate,
+  parseBand,
+  promDuration,
+  promqlStringEscape,
+  regexEscape,
+  resolveBand,
+  variableSelector,
+  type InterpolateOptions,
+  type VariableValue,
+  type VariableValues,
+} from './variables.js';
+export { SCOPE_FILTERS, familyName, scopeOf, type Scope } from './queries.js';
+export { GRAFANA_SCHEMA_VERSION, grafanaJson, toGrafana, type GrafanaOptions } from './grafana.js';
+export { GRAFANA_UNITS } from './grafana-panels.js';
+export { INSIGHTS };
+
+/** Every built-in dashboard, in menu order. */
+export const DASHBOARDS: readonly Dashboard[] = [INSIGHTS];
+
+/** The dashboard with this id, or undefined. */
+export function dashboardById(id: string): Dashboard | undefined {
+  return DASHBOARDS.find((d) => d.id === id);
+}
+
+/** Every panel of a dashboard, row by row. */
+export function dashboardPanels(d: Dashboard): Panel[] {
+  return d.rows.flatMap((r) => r.panels);
+}
+
+/** Every query of a panel: its own and those of each tab. */
+export function panelQueries(p: Panel): PanelQuery[] {
+  return [...p.queries, ...(p.tabs ?? []).flatMap((t) => t.queries)];
+}

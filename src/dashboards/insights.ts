@@ -1,0 +1,77 @@
+/**
+ * The Insights dashboard (id `insights`): the fleet at a glance for the operator asking "P99 just
+ * went up — why?". A summary bar, the fleet honeycomb with an instance table, token latency,
+ * engine pressure, traffic by AZ, throughput against benchmark, errors and workload shape, with
+ * cold starts and scaling events drawn across the time series. Rows live in `insights-*.ts`.
+ */
+import { FLEET_ROW, SUMMARY_ROW } from './insights-fleet.js';
+import { LATENCY_ROW } from './insights-latency.js';
+import { KV_BAND_DEFAULT, PRESSURE_ROW } from './insights-pressure.js';
+import { THROUGHPUT_ROW, WORKLOAD_ROW } from './insights-tokens.js';
+import { ERRORS_ROW, TRAFFIC_ROW } from './insights-traffic.js';
+import { sel, sumBy } from './queries.js';
+import type { Annotation, Dashboard, Variable } from './types.js';
+
+/** The drill-down variables: each one's options are narrowed by the ones before it. */
+const VARIABLES: readonly Variable[] = [
+  { name: 'endpoint', label: 'Endpoint', kind: 'labelValues', metric: 'up', labelName: 'endpoint' },
+  { name: 'component', label: 'Component', kind: 'labelValues', metric: 'up', match: 'up{endpoint=~"$endpoint"}', labelName: 'component' },
+  {
+    name: 'engine',
+    label: 'Engine',
+    kind: 'labelValues',
+    metric: 'llm_e2e_request_latency_seconds_count',
+    match: 'llm_e2e_request_latency_seconds_count{endpoint=~"$endpoint", component=~"$component"}',
+    labelName: 'engine',
+  },
+  { name: 'az', label: 'AZ', kind: 'labelValues', metric: 'up', match: 'up{endpoint=~"$endpoint", component=~"$component"}', labelName: 'az' },
+  {
+    name: 'instance',
+    label: 'Instance',
+    kind: 'labelValues',
+    metric: 'up',
+    match: 'up{endpoint=~"$endpoint", component=~"$component", az=~"$az", replica!=""}',
+    labelName: 'instance',
+    hidden: true,
+  },
+  {
+    name: 'quantile',
+    label: 'Quantile',
+    kind: 'custom',
+    options: [
+      { value: '0.5', text: 'P50' },
+      { value: '0.9', text: 'P90' },
+      { value: '0.99', text: 'P99' },
+    ],
+    default: '0.99',
+  },
+  { name: 'kv_band', label: 'KV band (%)', kind: 'text', default: KV_BAND_DEFAULT },
+];
+
+const ANNOTATIONS: readonly Annotation[] = [
+  {
+    id: 'cold-starts',
+    title: 'Cold starts',
+    expr: `${sumBy(['component'], `increase(${sel('llm_cold_start_duration_seconds_count')}[$__rate_interval])`)} > 0`,
+    text: '{{component}}: cold start',
+    color: '#f2994a',
+  },
+  {
+    id: 'scaling',
+    title: 'Scaling events',
+    expr: `${sumBy(['component', 'direction'], `increase(${sel('llm_scaling_events_total')}[$__rate_interval])`)} > 0`,
+    text: '{{component}}: scale {{direction}}',
+    color: '#56ccf2',
+  },
+];
+
+/** The Insights dashboard. */
+export const INSIGHTS: Dashboard = {
+  id: 'insights',
+  title: 'Insights',
+  description:
+    'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; token latency from the client and the engine; KV-cache and queue pressure; traffic by AZ; throughput against benchmark; errors and workload shape. Click a hex cell to filter every panel to that instance.',
+  variables: VARIABLES,
+  rows: [SUMMARY_ROW, FLEET_ROW, LATENCY_ROW, PRESSURE_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, ERRORS_ROW, WORKLOAD_ROW],
+  annotations: ANNOTATIONS,
+};

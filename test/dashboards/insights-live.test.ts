@@ -1,0 +1,133 @@
+// Every Insights query against a living fleet: the demo scenario scraped for 15 virtual minutes
+// (with faults injected so that errors, 429s and scaling show), evaluated by the embedded engine
+// as the UI would run it (range queries for time series, instant ones for stats, tables and the
+// hex grid). The queries that stay empty are listed with the reason, and the list is checked both
+// ways: a query that starts returning data, or one that stops, fails the test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INSIGHTS,
+  builtinIntervals,
+  dashboardPanels,
+  defaultValues,
+  interpolate,
+  panelQueries,
+  type PanelQuery,
+  type VariableValues,
+} from '../../src/dashboards/index.js';
+import { runLiveFleet, type LiveFleet } from './live-fleet.js';
+
+const MIN = 60_000;
+const RANGE_MS = 10 * MIN;
+const STEP_MS = 30_000;
+
+/** Queries that return nothing on the demo fleet, and why. Keyed `panel/refId`. */
+const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
+  'az-traffic/dark': 'a flag: fleet-wide, us-east-1a still serves llama-prod while chat-prod skips it (it fires for endpoint chat-prod, checked below)',
+  'token-latency/client_itl': "the demo fleet's front door exports no inter-token histogram; the gateway writes llm_client_inter_token_latency_seconds",
+  'frontdoor-errors/connection': 'only the gateway writes llm_client_errors_total (timeouts, resets)',
+};
+
+/** With a hex cell clicked (one instance), queries that only the per-component front door answers go empty too. */
+const EXPECTED_EMPTY_FOR_ONE_INSTANCE: Readonly<Record<string, string>> = {
+  ...EXPECTED_EMPTY,
+  'token-latency/client_e2e': "the demo front door is per component: its series carry the scrape address as instance, not a fleet instance (the gateway's carry it)",
+  'token-latency/client_ttft': 'per-component front door, as above',
+  'model-vs-overhead/overhead': 'per-component front door, as above',
+  'frontdoor-errors/status': 'per-component front door, as above',
+  'frontdoor-errors/mid_stream': 'per-component front door, as above',
+  'az-traffic/dark': 'a flag: the clicked instance serves',
+  'az-traffic/skewed': 'a flag: one instance is one AZ, its share is all',
+  'engine-errors/failed': 'the instance runs vLLM and SGLang; in the demo only DJL/LMI (ServerError) reports llm_request_errors_total',
+  'instance-table/ttft_p99_z': 'one instance has no spread to measure a z-score against (0/0)',
+};
+
+const CLICKED = 'chat-prod-i2';
+
+let fleet: LiveFleet;
+const results = new Map<string, number>();
+const clicked = new Map<string, number>();
+let darkForChatProd: Record<string, string>[] = [];
+let skewedForChatProd: Record<string, string>[] = [];
+
+/** The series of a query (those with at least one value that is not NaN), as the UI would run it. */
+async function run(q: PanelQuery, values: VariableValues): Promise<Record<string, string>[]> {
+  const end = fleet.nowMs;
+  const opts = { variables: INSIGHTS.variables, ...builtinIntervals({ rangeMs: RANGE_MS, stepMs: STEP_MS }) };
+  const expr = interpolate(q.expr, values, opts);
+  const notNaN = (v: string) => v !== 'NaN';
+  if (q.instant === true) {
+    const r = await fleet.client.instant(expr, end);
+    if (r.data.resultType !== 'vector') return r.data.resultType === 'scalar' ? [{}] : [];
+    return r.data.result.filter((s) => notNaN(s.value[1])).map((s) => s.metric);
+  }
+  const r = await fleet.client.range(expr, end - RANGE_MS, end, STEP_MS);
+  return r.data.result.filter((s) => s.values.some(([, v]) => notNaN(v))).map((s) => s.metric);
+}
+
+/** Runs every query and annotation with `values`; `check` sees each query's series. */
+async function runAll(values: VariableValues, into: Map<string, number>, check?: (key: string, series: Record<string, string>[]) => void): Promise<void> {
+  for (const p of dashboardPanels(INSIGHTS)) {
+    for (const q of panelQueries(p)) {
+      const series = await run(q, values);
+      into.set(`${p.id}/${q.refId}`, series.length);
+      check?.(`${p.id}/${q.refId}`, series);
+    }
+  }
+  for (const a of INSIGHTS.annotations) into.set(`annotation/${a.id}`, (await run({ refId: a.id, expr: a.expr }, values)).length);
+}
+
+/** A report of what each query returned, for the failure message. */
+function report(counts: Map<string, number>, expected: Readonly<Record<string, string>>): string {
+  return [...counts].map(([k, n]) => `${n === 0 ? 'EMPTY' : 'ok   '} ${String(n).padStart(3)} ${k}${n === 0 ? `: ${expected[k] ?? 'UNEXPECTED'}` : ''}`).join('\n');
+}
+
+const emptyKeys = (counts: Map<string, number>) => [...counts].filter(([, n]) => n === 0).map(([k]) => k).sort();
+const foreignInstances: string[] = [];
+
+beforeAll(async () => {
+  fleet = await runLiveFleet({
+    durationMs: 15 * MIN,
+    faults: [
+      { kind: 'engine-errors', startMs: 3 * MIN, endMs: 13 * MIN, scope: { component: 'qwen2-5-7b-instruct' } },
+      { kind: 'rate-limit-burst', startMs: 2 * MIN, endMs: 9 * MIN, scope: { component: 'gpt-oss-20b' } },
+      { kind: 'az-traffic-skew', startMs: 10 * MIN, endMs: 20 * MIN, scope: { endpoint: 'chat-prod', az: 'us-east-1a' }, params: { toAz: 'us-east-1b' } },
+    ],
+  });
+  await runAll(defaultValues(INSIGHTS), results);
+  const azTable = dashboardPanels(INSIGHTS).find((p) => p.id === 'az-traffic')!;
+  const chatProd = { ...defaultValues(INSIGHTS), endpoint: 'chat-prod' };
+  darkForChatProd = await run(azTable.queries.find((q) => q.refId === 'dark')!, chatProd);
+  skewedForChatProd = await run(azTable.queries.find((q) => q.refId === 'skewed')!, chatProd);
+  await runAll({ ...defaultValues(INSIGHTS), instance: CLICKED }, clicked, (key, series) => {
+    for (const s of series) if (s.instance !== undefined && s.instance !== CLICKED) foreignInstances.push(`${key}: ${s.instance}`);
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await fleet?.close();
+});
+
+describe('Insights on a living demo fleet', () => {
+  it('returns data for every query but the listed ones', () => {
+    expect(emptyKeys(results), report(results, EXPECTED_EMPTY)).toEqual(Object.keys(EXPECTED_EMPTY).sort());
+  });
+
+  it('flags the AZ that chat-prod stopped sending to, and the one that took its share', () => {
+    expect(darkForChatProd.map((s) => s.az)).toEqual(['us-east-1a']);
+    expect(skewedForChatProd.map((s) => s.az).sort()).toEqual(['us-east-1a', 'us-east-1b']);
+  });
+
+  it('narrows to one instance when a hex cell is clicked', () => {
+    expect(emptyKeys(clicked), report(clicked, EXPECTED_EMPTY_FOR_ONE_INSTANCE)).toEqual(Object.keys(EXPECTED_EMPTY_FOR_ONE_INSTANCE).sort());
+    expect(foreignInstances).toEqual([]);
+    expect(clicked.get('instance-table/requests')).toBe(1);
+    expect(clicked.get('instances/A')).toBe(1);
+  });
+
+  it('returns data in every panel', () => {
+    for (const p of dashboardPanels(INSIGHTS)) {
+      const counts = panelQueries(p).map((q) => results.get(`${p.id}/${q.refId}`) ?? 0);
+      expect(Math.max(...counts), p.id).toBeGreaterThan(0);
+    }
+  });
+});
