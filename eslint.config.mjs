@@ -10,16 +10,16 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** TypeScript that belongs to a tsconfig.json project (root-level *.ts: see allowDefaultProject). */
-const TS_FILES = ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '*.ts'];
+const TS_FILES = ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', '*.ts', 'web/src/**/*.{ts,tsx}', 'web/*.ts'];
 
 /** Plain JavaScript: scripts, the bin launcher, this file. Linted without type information. */
 const JS_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 
 /** Test code: unit tests beside the code, the test/ tiers, and shared helpers under testing/. */
-const TEST_FILES = ['**/*.test.ts', 'test/**/*.ts', 'src/**/testing/**/*.ts'];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', 'test/**/*.ts', 'src/**/testing/**/*.ts', 'web/src/testing/**/*.ts'];
 
 /** Modules that also run in the browser (web/ imports query, semconv and dashboards, which use model). */
-const BROWSER_SAFE = ['src/model/**', 'src/query/**', 'src/semconv/**', 'src/dashboards/**'];
+const BROWSER_SAFE = ['src/model/**', 'src/query/**', 'src/semconv/**', 'src/dashboards/**', 'web/src/**'];
 
 /** The globals Node scripts use; listed here so the config needs no `globals` package. */
 const NODE_GLOBALS = Object.fromEntries(
@@ -77,8 +77,9 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         projectService: {
-          // Root-level config files (vitest.config.ts) are outside tsconfig.json's include.
-          allowDefaultProject: ['*.ts'],
+          // Root-level config files (vitest.config.ts, web/vite.config.ts) are outside any
+          // tsconfig's include; web/src has its own (web/tsconfig.json: DOM, JSX).
+          allowDefaultProject: ['*.ts', 'web/*.ts'],
           defaultProject: 'tsconfig.json',
         },
         tsconfigRootDir: import.meta.dirname,

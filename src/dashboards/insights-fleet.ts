@@ -13,11 +13,14 @@ const REQUESTS = 'llm_e2e_request_latency_seconds_count';
 /**
  * The fleet's replicas, one series per replica grouped by `by`: every engine process that serves
  * (its request counter exists) plus the engine targets that are down or still starting (`up == 0`,
- * a vLLM or SGLang server answers 503 while it loads).
+ * a vLLM or SGLang server answers 503 while it loads), plus one series (without `replica`) for
+ * each instance that runs no engine at all but whose host exporter (DCGM) is scraped: an idle,
+ * paid-for instance is a finding, so it gets its cell too.
  */
 export function fleetReplicas(by: readonly string[]): string {
   const labels = by.join(', ');
-  return `group by (${labels}) (${sel(REQUESTS)}) or on (instance, replica) group by (${labels}) (${sel('up', 'replica!=""')} == 0)`;
+  const engines = `group by (${labels}) (${sel(REQUESTS)}) or on (instance, replica) group by (${labels}) (${sel('up', 'replica!=""')} == 0)`;
+  return `${engines} or on (instance) group by (${labels}) (${sel('up', 'replica="", az!=""')})`;
 }
 
 const IDENTITY = ['endpoint', 'component', 'model', 'replica', 'instance', 'instance_type', 'az', 'engine'];

@@ -55,14 +55,16 @@ describe('resolveUiPath', () => {
     ['/', { kind: 'page' }],
     ['/explore', { kind: 'page' }],
     ['/targets/', { kind: 'page' }],
+    ['/nope', { kind: 'bad' }],
+    ['/explore/deeper', { kind: 'bad' }],
     ['/assets/app.js', { kind: 'file', rel: 'assets/app.js' }],
     ['/favicon.svg', { kind: 'file', rel: 'favicon.svg' }],
-    ['/../secret.txt', { kind: 'bad', status: 400 }],
-    ['/assets/%2e%2e/%2e%2e/secret.txt', { kind: 'bad', status: 400 }],
-    ['/assets%2f..%2fsecret.txt', { kind: 'bad', status: 400 }],
-    ['/index.html%00.js', { kind: 'bad', status: 400 }],
-    ['/%E0%A4%A', { kind: 'bad', status: 400 }],
-    ['/a\\b.js', { kind: 'bad', status: 400 }],
+    ['/../secret.txt', { kind: 'bad' }],
+    ['/assets/%2e%2e/%2e%2e/secret.txt', { kind: 'bad' }],
+    ['/assets%2f..%2fsecret.txt', { kind: 'bad' }],
+    ['/index.html%00.js', { kind: 'bad' }],
+    ['/%E0%A4%A', { kind: 'bad' }],
+    ['/a\\b.js', { kind: 'bad' }],
   ])('%s', (p, want) => {
     expect(resolveUiPath(p)).toMatchObject(want);
   });
@@ -71,7 +73,7 @@ describe('resolveUiPath', () => {
 describe('static UI', () => {
   it('serves index.html for pages, revalidated, and hashed assets cached and gzipped', async () => {
     const l = await serve(fakeBuild());
-    for (const p of ['/', '/explore', '/targets?pool=sim', '/insights/deep/link']) {
+    for (const p of ['/', '/explore', '/targets?pool=sim', '/?instance=a&instance=b']) {
       const r = await raw(l, 'GET', p);
       expect(r.status, p).toBe(200);
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -108,10 +110,12 @@ describe('static UI', () => {
       ['/../secret.txt', 404],
       ['/assets/../../secret.txt', 404],
       ['/assets/%2e%2e/%2e%2e/secret.txt', 404],
-      ['/assets%2f..%2f..%2fsecret.txt', 400],
-      ['/index.html%00.png', 400],
-      ['/%ff%fe', 400],
+      ['/assets%2f..%2f..%2fsecret.txt', 404],
+      ['/index.html%00.png', 404],
+      ['/%ff%fe', 404],
       ['/missing.js', 404],
+      ['/nope', 404],
+      ['/explore/deeper', 404],
       ['/assets/missing-123.css', 404],
     ];
     for (const [p, status] of hostile) {

@@ -1,12 +1,13 @@
 /**
  * Serves the built web UI (`web/`, built by Vite into `dist/web/`) at `/`. The UI is a
- * single-page app: a GET for a page path (`/explore`, `/targets?…`) answers `index.html` and the
- * app routes on the client; files with an extension answer from the build or 404.
+ * single-page app: a GET for one of its pages (`/`, `/explore`, `/targets?…`) answers
+ * `index.html` and the app routes on the client; files with an extension answer from the build;
+ * anything else is a 404.
  *
  * Files are read once and kept in memory with a gzip copy (the build is a few hundred KiB).
  * Vite names assets by content hash, so `/assets/*` may be cached for a year; `index.html` is
  * revalidated on every load. Paths are resolved inside the build directory only: `..`, encoded
- * slashes and NUL bytes answer 400/404, never a file outside it.
+ * slashes, NUL bytes and malformed escapes answer 404, never a file outside it.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -46,8 +47,14 @@ interface CachedFile {
   readonly etag: string;
 }
 
+/**
+ * The app's client-side routes (web/src/app/App.tsx) besides `/`. Only these answer `index.html`,
+ * so that a mistyped path is a 404 as in Prometheus, not an empty page.
+ */
+const UI_PAGES: ReadonlySet<string> = new Set(['explore', 'targets']);
+
 /** What the UI handler was asked for, after checking the path. */
-type Resolved = { kind: 'file'; rel: string } | { kind: 'page' } | { kind: 'bad'; status: 400 | 404; message: string };
+type Resolved = { kind: 'file'; rel: string } | { kind: 'page' } | { kind: 'bad'; message: string };
 
 /**
  * Maps a URL path onto a file of the build. Page paths (no extension) are the app's routes;
@@ -58,17 +65,17 @@ export function resolveUiPath(pathname: string): Resolved {
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
-    return { kind: 'bad', status: 400, message: 'malformed URL path' };
+    return { kind: 'bad', message: 'malformed URL path' };
   }
-  if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'bad', status: 400, message: 'invalid character in path' };
+  if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'bad', message: 'invalid character in path' };
   const segments = decoded.split('/').filter((s) => s !== '');
-  if (segments.some((s) => s === '..' || s === '.')) return { kind: 'bad', status: 400, message: 'path may not contain . or .. segments' };
+  if (segments.some((s) => s === '..' || s === '.')) return { kind: 'bad', message: 'path may not contain . or .. segments' };
   // An encoded slash inside a segment would change the meaning of the path after decoding.
-  if (pathname.split('/').some((s) => /%2f/i.test(s))) return { kind: 'bad', status: 400, message: 'encoded slash in path' };
+  if (pathname.split('/').some((s) => /%2f/i.test(s))) return { kind: 'bad', message: 'encoded slash in path' };
   if (segments.length === 0) return { kind: 'page' };
   const rel = segments.join('/');
-  if (extname(rel) === '') return { kind: 'page' };
-  return { kind: 'file', rel };
+  if (extname(rel) !== '') return { kind: 'file', rel };
+  return UI_PAGES.has(rel) ? { kind: 'page' } : { kind: 'bad', message: 'no such page' };
 }
 
 /** Options of `staticUiHandler`. */
@@ -101,7 +108,7 @@ export function staticUiHandler(o: StaticUiOptions = {}): Handler {
   return async (req, res, url) => {
     const r = resolveUiPath(url.pathname);
     if (r.kind === 'bad') {
-      sendText(res, r.status, `${r.message}\n`);
+      sendText(res, 404, `${url.pathname} not found: ${r.message}\n`);
       return;
     }
     const rel = r.kind === 'page' ? 'index.html' : r.rel;

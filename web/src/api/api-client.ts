@@ -1,0 +1,94 @@
+/**
+ * The UI's typed client of the Infersight HTTP API: PromQL and metadata through `src/query`'s
+ * `HttpQueryClient`, plus the two non-query routes the UI reads (scrape targets in Prometheus'
+ * shape, dashboard definitions). Talks only HTTP; the base URL is the page's origin.
+ */
+import type { Dashboard } from '../../../src/dashboards/types.js';
+import { HttpQueryClient, QueryClientError, errorTypeForHttpStatus, type QueryClient } from '../../../src/query/index.js';
+
+/** One scrape target, as Prometheus' `/api/v1/targets` writes it. */
+export interface ActiveTarget {
+  readonly discoveredLabels: Readonly<Record<string, string>>;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly scrapePool: string;
+  readonly scrapeUrl: string;
+  readonly globalUrl?: string;
+  readonly lastError: string;
+  /** RFC 3339. */
+  readonly lastScrape: string;
+  /** Seconds. */
+  readonly lastScrapeDuration: number;
+  readonly health: 'up' | 'down' | 'unknown';
+  readonly scrapeInterval?: string;
+  readonly scrapeTimeout?: string;
+}
+
+/** The `data` of `/api/v1/targets`. */
+export interface TargetsData {
+  readonly activeTargets: readonly ActiveTarget[];
+  readonly droppedTargets?: readonly unknown[];
+}
+
+/** The client. One per page; stateless. */
+export class InfersightApi {
+  /** PromQL, series, labels and metadata. */
+  readonly query: QueryClient;
+
+  constructor(private readonly baseUrl: string) {
+    this.query = new HttpQueryClient({ url: baseUrl });
+  }
+
+  /** `GET /api/v1/targets`. */
+  targets(signal?: AbortSignal): Promise<TargetsData> {
+    return this.getJson<TargetsData>('/api/v1/targets', signal);
+  }
+
+  /** `GET /api/v1/dashboards/<id>`: a dashboard definition (src/dashboards/types.ts). */
+  dashboard(id: string, signal?: AbortSignal): Promise<Dashboard> {
+    return this.getJson<Dashboard>(`/api/v1/dashboards/${encodeURIComponent(id)}`, signal);
+  }
+
+  /** GETs an API route and unwraps Prometheus' `{status, data}` envelope; failures reject with `QueryClientError`. */
+  private async getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, { headers: { Accept: 'application/json' }, signal });
+    } catch (e) {
+      if (signal?.aborted === true) throw new QueryClientError('canceled', `${path}: request canceled`, 499);
+      throw new QueryClientError('unavailable', `${path}: cannot reach the server: ${e instanceof Error ? e.message : String(e)}`, 503);
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (typeof body === 'object' && body !== null && 'status' in body) {
+      const b = body as { status: string; data?: unknown; error?: string };
+      if (b.status === 'success') return b.data as T;
+      if (typeof b.error === 'string') throw new QueryClientError(errorTypeForHttpStatus(res.status), b.error, res.status);
+    }
+    throw new QueryClientError(errorTypeForHttpStatus(res.status), `${path}: HTTP ${res.status}`, res.status);
+  }
+}
+
+let shared: InfersightApi | undefined;
+
+/** The page's client (base URL: the page's origin). */
+export function api(): InfersightApi {
+  shared ??= new InfersightApi(window.location.origin);
+  return shared;
+}
+
+/** The message to show for a failed call. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof QueryClientError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** Whether `e` is the rejection of an aborted call (stale: never shown). */
+export function isCanceled(e: unknown): boolean {
+  return (e instanceof QueryClientError && e.errorType === 'canceled') || (e instanceof DOMException && e.name === 'AbortError');
+}

@@ -1,0 +1,140 @@
+/**
+ * The honeycomb itself: one SVG, one polygon per cell, positions from the memoized layout. Health
+ * is drawn three ways (colour, fill pattern, border weight; plus a glyph when cells are large
+ * enough), so it never depends on hue alone. Events are delegated to the SVG (one handler for
+ * 1,000 cells); the focused cell holds the only tabindex=0 (roving tabindex).
+ */
+import { memo, useMemo, type ReactNode } from 'react';
+import type { HealthState } from './health.js';
+import type { HexCellData } from './hex-cells.js';
+import { hexPoints, type HexLayout } from './hex-layout.js';
+
+/** Pattern fills per health state; `HexLegend` uses the same ids. */
+export function HexPatternDefs(): ReactNode {
+  return (
+    <defs>
+      <pattern id="hex-fill-ok" patternUnits="userSpaceOnUse" width="6" height="6">
+        <rect width="6" height="6" fill="var(--ok)" />
+      </pattern>
+      <pattern id="hex-fill-warning" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+        <rect width="6" height="6" fill="var(--warning)" />
+        <rect width="2.2" height="6" fill="rgba(0,0,0,0.32)" />
+      </pattern>
+      <pattern id="hex-fill-critical" patternUnits="userSpaceOnUse" width="5" height="5" patternTransform="rotate(45)">
+        <rect width="5" height="5" fill="var(--critical)" />
+        <rect width="1.6" height="5" fill="rgba(0,0,0,0.38)" />
+        <rect width="5" height="1.6" fill="rgba(0,0,0,0.38)" />
+      </pattern>
+      <pattern id="hex-fill-unknown" patternUnits="userSpaceOnUse" width="5" height="5">
+        <rect width="5" height="5" fill="var(--unknown)" opacity="0.45" />
+        <circle cx="2.5" cy="2.5" r="0.9" fill="var(--unknown)" />
+      </pattern>
+    </defs>
+  );
+}
+
+/** The glyph drawn in warning and critical cells (when large enough). */
+export const HEALTH_GLYPH: Readonly<Record<HealthState, string>> = { ok: '', warning: '▲', critical: '✖', unknown: '?' };
+
+/** Human names of the states. */
+export const HEALTH_NAME: Readonly<Record<HealthState, string>> = { ok: 'Healthy', warning: 'Warning', critical: 'Critical', unknown: 'No data' };
+
+/** Props of `HexGrid`. */
+export interface HexGridProps {
+  readonly layout: HexLayout;
+  /** Cell data in layout order. */
+  readonly cells: readonly HexCellData[];
+  readonly selected: ReadonlySet<string>;
+  readonly focusIndex: number;
+  readonly ariaLabel: string;
+}
+
+/** One cell; memoized so that a selection change re-renders only the cells it concerns. */
+const HexCellView = memo(function HexCellView(p: {
+  index: number;
+  points: string;
+  cell: HexCellData;
+  x: number;
+  y: number;
+  glyphSize: number;
+  selected: boolean;
+  focused: boolean;
+}): ReactNode {
+  const c = p.cell;
+  return (
+    <g className={p.selected ? 'sel' : undefined}>
+      <polygon
+        points={p.points}
+        className={`hex ${c.health}${p.selected ? ' selected' : ''}`}
+        fill={`url(#hex-fill-${c.health})`}
+        data-testid="hex-cell"
+        data-index={p.index}
+        data-instance={c.value}
+        data-az={c.group}
+        data-health={c.health}
+        role="option"
+        aria-selected={p.selected}
+        aria-label={`${c.value}, ${c.group}: ${HEALTH_NAME[c.health]}`}
+        tabIndex={p.focused ? 0 : -1}
+      />
+      {p.glyphSize > 0 && c.health !== 'ok' && (
+        <text x={p.x} y={p.y} className="hex-glyph" fontSize={p.glyphSize} aria-hidden="true">
+          {HEALTH_GLYPH[c.health]}
+        </text>
+      )}
+    </g>
+  );
+});
+
+/**
+ * The SVG. Handlers are attached by the parent through the wrapper element (event delegation).
+ * Dimming the unselected cells is one class on the root (`has-selection`), so selecting a cell
+ * re-renders that cell, not the thousand others.
+ */
+export const HexGrid = memo(function HexGrid({ layout, cells, selected, focusIndex, ariaLabel }: HexGridProps): ReactNode {
+  const points = useMemo(() => layout.cells.map((c) => hexPoints(c.x, c.y, layout.size - 0.5)), [layout]);
+  const glyphSize = layout.size >= 10 ? layout.size * 0.75 : 0;
+  return (
+    <svg
+      className={`hex-svg${selected.size > 0 ? ' has-selection' : ''}`}
+      width={layout.width}
+      height={layout.height}
+      viewBox={`0 0 ${layout.width} ${layout.height}`}
+      role="listbox"
+      aria-multiselectable="true"
+      aria-label={ariaLabel}
+    >
+      <HexPatternDefs />
+      {layout.groups.map((g) => (
+        <text key={g.name} x={g.x + 2} y={g.y + 14} className="hex-group-label">
+          {g.name === '' ? '(no AZ)' : g.name}
+          <tspan className="hex-group-count" dx="8">
+            {g.count}
+          </tspan>
+        </text>
+      ))}
+      {layout.cells.map((lc, i) => (
+        <HexCellView
+          key={lc.id}
+          index={i}
+          points={points[i]}
+          cell={cells[i]}
+          x={lc.x}
+          y={lc.y}
+          glyphSize={glyphSize}
+          selected={selected.has(cells[i].value)}
+          focused={i === focusIndex}
+        />
+      ))}
+    </svg>
+  );
+});
+
+/** One legend swatch: a small hexagon with the state's fill and border. */
+export function HexSwatch({ state }: { state: HealthState }): ReactNode {
+  return (
+    <svg width="16" height="18" viewBox="0 0 16 18" aria-hidden="true">
+      <polygon points={hexPoints(8, 9, 7.5)} className={`hex ${state}`} fill={`url(#hex-fill-${state})`} />
+    </svg>
+  );
+}

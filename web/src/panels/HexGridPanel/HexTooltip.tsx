@@ -1,0 +1,102 @@
+/**
+ * The hex-grid tooltip (`data-testid="hex-tooltip"`): the cell's identity (instance type,
+ * engine, component, replica, AZ), every query's value, and the health verdict with the rule
+ * that decided it.
+ */
+import type { ReactNode } from 'react';
+import { formatValue } from '../../format/units.js';
+import type { BuiltQuery } from '../model/panel-queries.js';
+import type { HealthRule } from './health.js';
+import type { HexCellData } from './hex-cells.js';
+import { HEALTH_GLYPH, HEALTH_NAME, HexSwatch } from './HexGrid.js';
+
+const IDENTITY: readonly [string, string][] = [
+  ['instance_type', 'Instance type'],
+  ['engine', 'Engine'],
+  ['component', 'Component'],
+  ['replica', 'Replica'],
+  ['instance', 'Instance'],
+  ['endpoint', 'Endpoint'],
+  ['az', 'AZ'],
+];
+
+/** Props of `HexTooltip`. */
+export interface HexTooltipProps {
+  readonly cell: HexCellData;
+  /** Centre of the cell in the grid's coordinates. */
+  readonly x: number;
+  readonly y: number;
+  readonly size: number;
+  readonly width: number;
+  readonly queries: readonly BuiltQuery[];
+  readonly rules: readonly HealthRule[];
+  /** refId of the query that defines the cells (not shown as a value). */
+  readonly cellsRefId: string;
+}
+
+/** The tooltip. */
+export function HexTooltip({ cell, x, y, size, width, queries, rules, cellsRefId }: HexTooltipProps): ReactNode {
+  const left = x > width - 300;
+  const style = left ? { right: width - x + size + 6, top: Math.max(0, y - 20) } : { left: x + size + 6, top: Math.max(0, y - 20) };
+  const byRef = new Map(cell.reasons.map((r) => [r.refId, r]));
+  return (
+    <div className="hex-tooltip" style={style} role="tooltip" data-testid="hex-tooltip">
+      <div className="hex-tooltip-head">
+        <HexSwatch state={cell.health} />
+        <span className="hex-tooltip-title mono">{cell.value}</span>
+        <span className={`badge ${cell.health === 'unknown' ? '' : cell.health}`}>
+          {HEALTH_GLYPH[cell.health]} {HEALTH_NAME[cell.health]}
+        </span>
+      </div>
+      <dl className="hex-tooltip-grid">
+        {IDENTITY.filter(([k]) => cell.labels[k] !== undefined && cell.labels[k] !== cell.value).map(([k, title]) => (
+          <div key={k} className="row">
+            <dt>{title}</dt>
+            <dd>{shortList(cell.labels[k])}</dd>
+          </div>
+        ))}
+      </dl>
+      <dl className="hex-tooltip-grid values">
+        {queries
+          .filter((q) => q.refId !== cellsRefId && !q.reference)
+          .map((q) => {
+            const reason = byRef.get(q.refId);
+            return (
+              <div key={q.refId} className={`row ${reason?.state ?? ''}`}>
+                <dt>{q.title}</dt>
+                <dd className="num">
+                  {reason !== undefined && reason.state !== 'ok' && <span aria-hidden="true">{HEALTH_GLYPH[reason.state]} </span>}
+                  {formatValue(cell.values[q.refId], q.unit)}
+                </dd>
+              </div>
+            );
+          })}
+        <div className="row">
+          <dt>Status</dt>
+          <dd>{statusText(cell, rules, queries)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** "a, b, c, d, e" → "a, b, c +2": merged cells can cover many replicas. */
+function shortList(joined: string, max = 3): string {
+  const parts = joined.split(', ');
+  return parts.length <= max ? joined : `${parts.slice(0, max).join(', ')} +${parts.length - max}`;
+}
+
+function statusText(cell: HexCellData, rules: readonly HealthRule[], queries: readonly BuiltQuery[]): string {
+  if (cell.health === 'unknown') return rules.length === 0 ? 'no health rules' : 'no data for the health rules';
+  const worst = cell.reasons.filter((r) => r.state === cell.health);
+  if (cell.health === 'ok') return 'within all thresholds';
+  return worst
+    .map((r) => {
+      const q = queries.find((x) => x.refId === r.refId);
+      const rule = rules.find((x) => x.refId === r.refId);
+      const step = rule?.thresholds.filter((t) => t.state === r.state && t.value <= r.value).sort((a, b) => b.value - a.value)[0];
+      const unit = q?.unit ?? 'none';
+      return `${q?.title ?? r.refId} ${formatValue(r.value, unit)}${step === undefined ? '' : ` ≥ ${formatValue(step.value, unit)}`}`;
+    })
+    .join('; ');
+}
