@@ -1,5 +1,6 @@
 import { UsageError } from './args.js';
 import { demoCommand } from './demo.js';
+import { gatewayCommand } from './gateway.js';
 import { serveCommand } from './serve.js';
 import { simCommand } from './sim.js';
 
@@ -9,6 +10,7 @@ Commands:
   demo      the whole product in one process: a simulated fleet, scraped and queryable
   serve     run the server on the embedded time-series database
   sim       run a simulated LLM inference fleet (targets for scraping, OpenAI API, faults)
+  gateway   run the OpenAI-compatible gateway alone, in front of engine replicas
   help      show this text
 
 Run 'infersight <command> --help' for a command's flags.
@@ -25,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
         return await demoCommand(rest);
       case 'sim':
         return await simCommand(rest);
+      case 'gateway':
+        return await gatewayCommand(rest);
       case undefined:
       case 'help':
       case '--help':

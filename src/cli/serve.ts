@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, parseListenAddress, startServer } from '../server/index.js';
+import { loadGatewayConfigFile } from '../gateway/index.js';
+import { LogfmtLogger, parseListenAddress, startServer, type ServerGatewayOptions } from '../server/index.js';
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
@@ -31,6 +32,9 @@ Flags:
   --normalize.off           store ingested series as they come (no unified names)
   --otlp.listen ADDR|off    OTLP/HTTP receiver (POST /v1/metrics) (default 127.0.0.1:4318;
                             skipped with a warning when that default port is busy)
+  --gateway.config FILE     run the OpenAI-compatible gateway (docs/gateway.md) on its own
+                            listener, writing its metrics into this server's store
+  --gateway.listen ADDR     the gateway's listener (default: 'listen' in its file)
   --enable-feature LIST     comma-separated PromQL features, as Prometheus names them:
                             promql-experimental-functions, promql-duration-expr,
                             promql-extended-range-selectors, promql-binop-fill-modifiers,
@@ -99,6 +103,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'normalize.keep-raw': { type: 'boolean' },
       'normalize.off': { type: 'boolean' },
       'config.file': { type: 'string' },
+      'gateway.config': { type: 'string' },
+      'gateway.listen': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -147,6 +153,18 @@ export async function serveCommand(argv: string[]): Promise<number> {
       return 1;
     }
   }
+  // The gateway (--gateway.config): a broken file stops the start too.
+  const gatewayFile = values['gateway.config'];
+  if (values['gateway.listen'] !== undefined && gatewayFile === undefined) throw new UsageError('--gateway.listen needs --gateway.config');
+  let gateway: ServerGatewayOptions | undefined;
+  if (gatewayFile !== undefined) {
+    try {
+      gateway = { config: await loadGatewayConfigFile(gatewayFile), listen: values['gateway.listen'] };
+    } catch (e) {
+      logger.error('error loading gateway config', { file: gatewayFile, err: (e as Error).message });
+      return 1;
+    }
+  }
   const server = await startServer({
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
@@ -154,12 +172,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ingest: { otlpListen },
     normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },
     scrape: { configFile },
+    gateway,
     logger,
     clock: systemClock,
   });
   await server.ready;
   const a = server.http.address;
-  logger.info('ready', { address: `${a.address}:${a.port}`, data: values.data });
+  logger.info('ready', { address: `${a.address}:${a.port}`, data: values.data, ...(server.gateway === null ? {} : { gateway: server.gateway.address }) });
   process.on('SIGHUP', () => {
     server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
   });

@@ -1,23 +1,40 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FAULT_DEFAULTS, startSimulation, type RunningSimulation } from '../sim/index.js';
+import { DemoLoad } from './demo-load.js';
+import { gatewayConfigForSim } from './gateway.js';
 import { startServer, type RunningServer, type ServeOptions } from './serve.js';
 
+/** The gateway part of the demo: where it listens and how much of the load goes through it. */
+export interface DemoGatewayOptions {
+  /** `host:port` of the gateway (default `127.0.0.1:9310`; a free port when that is busy, unless `listenRequired`). */
+  readonly listen?: string;
+  readonly listenRequired?: boolean;
+  /** Share of the simulated arrivals sent through the gateway (default 0.25). */
+  readonly share?: number;
+  /** Most requests per real second through the gateway (default 10). */
+  readonly maxPerSec?: number;
+}
+
 /** Options of `startDemo`: a server's options plus the simulated fleet's. */
-export interface DemoOptions extends Omit<ServeOptions, 'scrape' | 'sim'> {
+export interface DemoOptions extends Omit<ServeOptions, 'scrape' | 'sim' | 'gateway'> {
   /** A built-in scenario (`demo` by default; `infersight sim --list` names the others). */
   readonly scenario?: string;
   readonly seed?: number;
   /** Virtual seconds per real second (default 1). */
   readonly speed?: number;
-  /** How often the simulated targets are scraped (Prometheus duration, default `15s`). */
+  /** How often the simulated targets are scraped (Prometheus duration, default `15s`); also the gateway's flush interval. */
   readonly scrapeInterval?: string;
+  /** The gateway in front of the simulated replicas (on by default); `false`: none. */
+  readonly gateway?: DemoGatewayOptions | false;
 }
 
 /** A running demo: the server and the fleet it scrapes. */
 export interface RunningDemo {
   readonly server: RunningServer;
   readonly sim: RunningSimulation;
+  /** The clients that send a share of the load through the gateway (null without a gateway). */
+  readonly load: DemoLoad | null;
   /** Stops the server first (so that nothing scrapes a closed fleet), then the fleet. */
   close(): Promise<void>;
 }
@@ -39,9 +56,18 @@ export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string): st
 }
 
 /**
+ * The demo's gateway settings beyond the models (snake_case, as in a gateway YAML file). Health
+ * checks slow down with the fleet's size (about 25 probes a second at most).
+ */
+function demoGatewaySettings(flushInterval: string, replicas: number): Record<string, unknown> {
+  return { flush_interval: flushInterval, health_check: { interval: `${Math.max(2, Math.ceil(replicas / 25))}s`, timeout: '1s' }, upstream: { retries: 1 } };
+}
+
+/**
  * `infersight demo`: the simulated fleet, and the embedded server scraping it (file_sd written
- * under `<data>/sim/`), with the fault API mounted on the server. The same parts as `serve` and
- * `sim`, wired in one process.
+ * under `<data>/sim/`), with the fault API mounted on the server, and the gateway in front of the
+ * simulated replicas carrying a bounded share of the load (src/server/demo-load.ts). The same
+ * parts as `serve` and `sim`, wired in one process.
  */
 export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   const dir = join(o.storage.dir, 'sim');
@@ -60,12 +86,46 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   });
   try {
     await sim.writeFileSd(fileSdPath);
-    await writeFile(configFile, demoScrapeConfig(fileSdPath, o.scrapeInterval ?? '15s'));
-    const server = await startServer({ ...o, scrape: { configFile }, sim: sim.handlers });
+    const scrapeInterval = o.scrapeInterval ?? '15s';
+    await writeFile(configFile, demoScrapeConfig(fileSdPath, scrapeInterval));
+    const g = o.gateway === false ? null : (o.gateway ?? {});
+    const gwConfig = (): ReturnType<typeof gatewayConfigForSim> => {
+      const targets = sim.targets();
+      return gatewayConfigForSim(targets, sim.url, demoGatewaySettings(scrapeInterval, targets.filter((t) => t.kind === 'engine').length), { max_concurrency: 64 });
+    };
+    const { gateway: _gateway, ...serve } = o;
+    const server = await startServer({
+      ...serve,
+      scrape: { configFile },
+      sim: sim.handlers,
+      gateway: g === null ? undefined : { config: gwConfig(), listen: g.listen ?? '127.0.0.1:9310', listenRequired: g.listenRequired ?? false },
+    });
+    let load: DemoLoad | null = null;
+    let refresh: ReturnType<typeof setInterval> | undefined;
+    const gw = server.gateway;
+    if (gw !== null && g !== null) {
+      const l = new DemoLoad({ gatewayUrl: gw.url, share: g.share, maxPerSec: g.maxPerSec, seed: o.seed, clock: o.clock, logger: o.logger });
+      load = l;
+      sim.simulation.divertArrival = l.divert;
+      // Replicas come and go with autoscaling: keep the gateway's pools in step with the targets.
+      const engines = (): string => sim.targets().filter((t) => t.kind === 'engine').map((t) => t.id).join(',');
+      let seen = engines();
+      refresh = setInterval(() => {
+        const now = engines();
+        if (now === seen) return;
+        seen = now;
+        gw.reconfigure(gwConfig());
+      }, 2000);
+      refresh.unref();
+    }
     return {
       server,
       sim,
+      load,
       close: async () => {
+        clearInterval(refresh);
+        sim.simulation.divertArrival = undefined;
+        load?.close();
         await server.close();
         await sim.close();
       },

@@ -1,3 +1,4 @@
+import type { RunningGateway } from '../gateway/index.js';
 import type { Clock, Logger } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
 import { Engine, EngineQueryClient, durationToString, type EngineOptions } from '../promql/index.js';
@@ -9,6 +10,7 @@ import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
 import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
 import { registerFederateRoutes } from './federate.js';
+import { deferredAppendable, startServerGateway, type ServerGatewayOptions } from './gateway.js';
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
@@ -44,6 +46,8 @@ export interface ServeOptions {
   normalize?: { enabled?: boolean; keepRaw?: boolean };
   /** The simulator's control API, mounted under `/api/v1/sim/` (`infersight demo`). */
   sim?: SimApiHandlers;
+  /** The OpenAI-compatible gateway on its own listener, writing into the store (src/server/gateway.ts). */
+  gateway?: ServerGatewayOptions;
   /** The built web UI served at `/` (src/server/static-ui.ts); `false` serves none. */
   ui?: StaticUiOptions | false;
 }
@@ -53,6 +57,8 @@ export interface RunningServer {
   readonly http: HttpListener;
   /** The separate OTLP/HTTP listener, when one was started (`ingest.otlpListen`). */
   readonly otlpHttp: HttpListener | null;
+  /** The gateway, when `gateway` was given. */
+  readonly gateway: RunningGateway | null;
   /** The embedded store; null until the WAL replay has finished. */
   db(): Db | null;
   /** The query client over the embedded engine and store; null until the store is open. */
@@ -142,6 +148,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await http.close();
     throw e;
   });
+  // The gateway writes its catalog-named series straight into the store (no normalization needed).
+  const gateway =
+    o.gateway === undefined
+      ? null
+      : await startServerGateway(o.gateway, deferredAppendable(() => db), o.logger, o.clock).catch(async (e: unknown) => {
+          await http.close();
+          await otlpHttp?.close();
+          throw e;
+        });
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
   const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
@@ -153,6 +168,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       o.logger.error('opening the store failed', { err: e instanceof Error ? e.message : String(e) });
       await http.close();
       await otlpHttp?.close();
+      await gateway?.close();
       throw e;
     },
   );
@@ -167,6 +183,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   return {
     http,
     otlpHttp,
+    gateway,
     db: () => db,
     queryClient,
     reloadConfig: () => scraping.reload(),
@@ -176,6 +193,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await http.close();
         await otlpHttp?.close();
         await ready.catch(() => undefined);
+        await gateway?.close();
         await scraping.close();
         if (db !== null) await db.close();
       })()),

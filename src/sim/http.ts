@@ -62,7 +62,9 @@ export async function handleSimRequest(ctx: SimHttpContext, req: IncomingMessage
       return;
     }
     if (sub === '/v1/models' && method === 'GET') {
-      text(res, 200, models(ctx, [r.component.model.name]), 'application/json');
+      // A real engine answers nothing while it loads: health checks see 503 until it serves.
+      if (!r.up) sendOpenAiError(res, 503, 'the engine is starting');
+      else text(res, 200, models(ctx, [r.component.model.name]), 'application/json');
       return;
     }
     if (method === 'POST' && (sub === '/v1/chat/completions' || sub === '/v1/completions')) {

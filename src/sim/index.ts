@@ -13,6 +13,8 @@ export { INSTANCE_TYPES, GPUS, instanceType, type GpuSpec, type InstanceTypeSpec
 export { MODELS, kvBytesPerToken, modelSpec, type ModelSpec } from './data/models.js';
 export { ENGINE_DEFAULTS, benchmarkOutputTokensPerSec, buildPerfModel, stepTime, type PerfModel } from './perf.js';
 export { Rng } from './rng.js';
+export type { Arrival } from './load.js';
+export type { ComponentRuntime } from './fleet.js';
 export {
   FAULT_KINDS,
   type AutoscalingSpec,

@@ -110,10 +110,16 @@ export async function handleCompletion(ctx: OpenAiContext, req: IncomingMessage,
     closed = true;
   });
   const later = (tMs: number, fn: () => void): void => {
-    const wait = ctx.pace(tMs);
-    queue = queue.then(() => (wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : undefined)).then(() => {
-      if (!closed) fn();
-    });
+    // The wait is measured when the previous event has been sent, not when this one was queued:
+    // waits queued together must not add up.
+    queue = queue
+      .then(() => {
+        const wait = ctx.pace(tMs);
+        return wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : undefined;
+      })
+      .then(() => {
+        if (!closed) fn();
+      });
   };
   const send = (obj: unknown): void => {
     res.write(`data: ${JSON.stringify(obj)}\n\n`);

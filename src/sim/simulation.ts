@@ -9,7 +9,7 @@ import { Autoscaler } from './autoscaler.js';
 import { FaultTimeline, type GroundTruthEntry } from './faults.js';
 import { Fleet, type ComponentRuntime, type Instance } from './fleet.js';
 import type { GpuWork } from './gpu.js';
-import { LoadGenerator, drawLength } from './load.js';
+import { LoadGenerator, drawLength, type Arrival } from './load.js';
 import type { Replica } from './replica.js';
 import { SimRequest, type RequestListener } from './request.js';
 import { Rng } from './rng.js';
@@ -55,6 +55,12 @@ export class Simulation {
   readonly tickMs: number;
   /** The virtual time all ticks have reached. */
   nowMs: number;
+  /**
+   * Takes generated arrivals away from the simulated front door: when it returns true, the arrival
+   * is not routed internally (`infersight demo` sends a share of them through the real gateway as
+   * HTTP requests, which reach the replicas' own endpoints).
+   */
+  divertArrival: ((c: ComponentRuntime, a: Arrival) => boolean) | undefined;
   private readonly loads = new Map<ComponentRuntime, LoadGenerator>();
   private readonly routers = new Map<ComponentRuntime, Router>();
   private readonly autoscalers: Autoscaler[] = [];
@@ -101,7 +107,8 @@ export class Simulation {
 
   /**
    * Sends a request through a component's front door and router (`replicaId` given: straight to
-   * that replica, as a client calling the container would). Arrives at the current virtual time;
+   * that replica, as a client or gateway calling the container would, bypassing the simulated
+   * front door, which then neither counts nor limits it). Arrives at the current virtual time;
    * the listener hears its tokens and end as the simulation advances. Refusals end it at once.
    */
   submit(component: ComponentRuntime, p: RequestParams, listener: RequestListener | undefined, replicaId?: string): SimRequest {
@@ -117,7 +124,7 @@ export class Simulation {
       listener?.onEnd({ kind: 'rejected', status, message: status === 429 ? 'Too many requests' : 'No replica is ready' }, this.nowMs);
       return r;
     }
-    fd.admitted(r);
+    if (replicaId === undefined) fd.admitted(r);
     target.accept(r);
     return r;
   }
@@ -142,6 +149,7 @@ export class Simulation {
     const router = this.routers.get(c)!;
     const fd = c.frontdoor;
     for (const a of list) {
+      if (this.divertArrival?.(c, a) === true) continue;
       const target = router.route(a.arrivalMs);
       if (typeof target === 'number') {
         fd.refused(target);
