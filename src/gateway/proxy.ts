@@ -86,8 +86,8 @@ class Exchange {
   private async start(): Promise<void> {
     const body = await readBody(this.req, this.cfg.limits.maxBodyBytes, this.cfg.limits.bodyTimeoutMs, this.ctx.timers);
     if (this.done) return;
-    if (!Buffer.isBuffer(body)) { this.refuse(body, {
-      Connection: 'close' });
+    if (!Buffer.isBuffer(body)) {
+      this.refuse(body, { Connection: 'close' });
       return;
     }
     const r = checkCompletionRequest(body, this.chat);
@@ -97,8 +97,8 @@ class Exchange {
     }
     this.r = r;
     const pool = this.ctx.pool(r.model);
-    if (pool === undefined) { this.refuse({
-      code: 'model_not_found', message: `The model '${r.model}' does not exist or is not served by this gateway.`, param: 'model' });
+    if (pool === undefined) {
+      this.refuse({ code: 'model_not_found', message: `The model '${r.model}' does not exist or is not served by this gateway.`, param: 'model' });
       return;
     }
     this.pool = pool;
