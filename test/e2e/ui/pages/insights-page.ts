@@ -21,9 +21,9 @@ export class InsightsPage {
   constructor(readonly page: Page) {}
 
   /** Opens `/` (with an optional query string) and waits until every panel has settled. */
-  async open(base: string, search = ''): Promise<void> {
+  async open(base: string, search = '', timeoutMs = 30_000): Promise<void> {
     await this.page.goto(`${base}/${search}`);
-    await this.settled();
+    await this.settled(timeoutMs);
   }
 
   /** Waits until no query is in flight and no panel shows its loading state. */
