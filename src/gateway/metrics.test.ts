@@ -4,7 +4,7 @@ import { StorageError, StorageErrorCode, type Appendable } from '../storage/inde
 import { formatTextExposition, parseExposition } from '../wire/index.js';
 import { MetricsFlusher } from './flush.js';
 import { MetricsRegistry } from './metrics.js';
-import { FakeTimers } from './testing/fake-timers.js';
+import { FakeTimers } from '../model/testing/fake-timers.js';
 import { MemoryAppendable } from './testing/memory-appendable.js';
 
 describe('MetricsRegistry', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { settle } from './testing/fake-timers.js';
+import { flushAsync as settle } from '../model/testing/fake-timers.js';
 import { startFakeUpstream, type FakeUpstream, type UpstreamScript } from './testing/fake-upstream.js';
 import { modelEntry, sseData, startTestGateway, type TestGateway } from './testing/gateway.js';
 

@@ -5,7 +5,7 @@ import { HealthChecker } from './health.js';
 import { MetricsRegistry } from './metrics.js';
 import { ModelPool, type Replica } from './pool.js';
 import { hasRoute, pickReplica } from './router.js';
-import { FakeTimers } from './testing/fake-timers.js';
+import { FakeTimers } from '../model/testing/fake-timers.js';
 
 const T0 = Date.UTC(2025, 0, 6, 9);
 

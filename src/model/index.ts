@@ -15,3 +15,4 @@ export {
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
 export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { systemTimers, type Timers } from './timers.js';

@@ -4,6 +4,7 @@ import type { RequestOutcome } from './request.js';
 import { Simulation } from './simulation.js';
 import { startSimulation, type RunningSimulation } from './start.js';
 import { singleReplica } from './testing/scenario.js';
+import { driveUntil } from './testing/drive.js';
 
 const T0 = Date.UTC(2025, 0, 6, 9);
 let run: RunningSimulation;
@@ -15,15 +16,9 @@ afterAll(async () => {
   await run.close();
 });
 
-/** Advances virtual time one second per event-loop turn until `p` settles (the request needs the engine to run). */
-async function drive<T>(p: Promise<T>): Promise<T> {
-  let done = false;
-  const watched = p.finally(() => (done = true));
-  for (let i = 0; i < 20_000 && !done; i++) {
-    await run.advanceTo(run.simulation.nowMs + 1000);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return watched;
+/** Advances virtual time until `p` settles (the engines need time to run). */
+function drive<T>(p: Promise<T>): Promise<T> {
+  return driveUntil(run, p);
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; type: string; text: string }> {

@@ -2,7 +2,7 @@
 // queries against realistic data: the demo scenario's simulation, the real scrape manager (file_sd,
 // target labels, `up`, staleness) on fake timers, the normalizer, the TSDB and the PromQL engine
 // behind a QueryClient. No HTTP, no sleeping; 15 virtual minutes take a few seconds.
-import { FakeTimers } from '../../src/ingest/scrape/testing/fake-timers.js';
+import { FakeTimers } from '../../src/model/testing/fake-timers.js';
 import { FakeFs } from '../../src/ingest/scrape/testing/harness.js';
 import { ScrapeManager, parseScrapeConfigFile, type ScrapeFetch } from '../../src/ingest/scrape/index.js';
 import { MemoryLogger } from '../../src/model/index.js';

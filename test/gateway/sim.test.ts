@@ -11,6 +11,7 @@ import { validateGatewayConfig } from '../../src/gateway/index.js';
 import { gatewayModelsFromSim } from '../../src/server/gateway.js';
 import { startSimulation, type RunningSimulation } from '../../src/sim/index.js';
 import { MODEL, gatewayForSim, threeAzScenario } from './testing/sim-fleet.js';
+import { driveUntil } from '../../src/sim/testing/drive.js';
 
 const T0 = Date.UTC(2025, 0, 6, 9);
 let run: RunningSimulation;
@@ -26,15 +27,9 @@ afterAll(async () => {
   await run.close();
 });
 
-/** Advances virtual time one second per event-loop turn until `p` settles (the engines need time to run). */
-async function drive<T>(p: Promise<T>): Promise<T> {
-  let done = false;
-  const watched = p.finally(() => (done = true));
-  for (let i = 0; i < 20_000 && !done; i++) {
-    await run.advanceTo(run.simulation.nowMs + 1000);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return watched;
+/** Advances virtual time until `p` settles (the engines need time to run). */
+function drive<T>(p: Promise<T>): Promise<T> {
+  return driveUntil(run, p);
 }
 
 async function value(name: string, match: Record<string, string> = {}): Promise<number> {

@@ -3,7 +3,7 @@ import { validateGatewayConfig, type GatewayConfig } from '../config.js';
 import type { HealthProbe } from '../health.js';
 import { MemorySampleSink } from '../sampling.js';
 import { startGateway, type RunningGateway } from '../server.js';
-import { FakeTimers } from './fake-timers.js';
+import { FakeTimers } from '../../model/testing/fake-timers.js';
 import { MemoryAppendable } from './memory-appendable.js';
 
 /** A gateway under test and its ports. */

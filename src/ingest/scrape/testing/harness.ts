@@ -4,7 +4,7 @@ import type { FileSdFs, WatchDirs } from '../file-sd.js';
 import { ScrapeManager } from '../manager.js';
 import type { Target } from '../target.js';
 import { FakeFetch } from './fake-fetch.js';
-import { FakeTimers } from './fake-timers.js';
+import { FakeTimers } from '../../../model/testing/fake-timers.js';
 import { MemoryAppendable } from './memory-appendable.js';
 
 /** A start time aligned to a minute, so offsets are easy to reason about. */

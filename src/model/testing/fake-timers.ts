@@ -1,4 +1,9 @@
-import type { Clock, DurationMs, UnixMs } from '../../../model/index.js';
+/**
+ * Test helpers for the `Timers` port: a manual clock and timer queue. `advance` moves time and
+ * runs due timers in order, letting async work settle after each; no test sleeps. Used by the
+ * scrape manager's and the gateway's tests.
+ */
+import type { Clock, DurationMs, UnixMs } from '../index.js';
 import type { Timers } from '../timers.js';
 
 interface Pending {
@@ -10,6 +15,8 @@ interface Pending {
 
 /** Lets promise chains and stream callbacks that are already runnable finish (no time passes). */
 export async function flushAsync(rounds = 30): Promise<void> {
+  // Test code only, run by vitest under Node: setImmediate lets I/O callbacks run between rounds.
+  // eslint-disable-next-line no-restricted-globals
   for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
