@@ -93,7 +93,7 @@ export class HeadQuerier implements Querier {
   }
 
   private *seriesWithData(matchers: readonly Matcher[] | undefined): IterableIterator<MemSeries> {
-    const refs = this.head.postings.select(matchers ?? []);
+    const refs = this.head.postings.select(matchers ?? [], (ref) => this.head.seriesByRef(ref)?.labels);
     for (let i = 0; i < refs.length; i++) {
       const s = this.head.seriesByRef(refs[i]);
       if (s !== undefined && s.minTimeMs() <= this.maxTMs && s.maxTimeMs() >= this.minTMs) yield s;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Labels, matcher } from '../../model/index.js';
 import { MemPostings, intersect, subtract, unionAll } from './postings.js';
@@ -28,5 +29,23 @@ describe('MemPostings', () => {
   it('subtracts and unions sorted lists', () => {
     expect(subtract([1, 2, 3, 4], [2, 4, 6])).toEqual([1, 3]);
     expect(unionAll([[1, 4], [2, 4, 9], []])).toEqual([1, 2, 4, 9]);
+  });
+
+  it('selects the same refs by label check as by postings, for any series and matchers', () => {
+    const value = fc.constantFrom('', 'a', 'b', 'c.d', 'ab');
+    const series = fc.array(fc.record({ n: fc.constantFrom('up', 'm'), job: value, replica: value, az: value }), { minLength: 1, maxLength: 60 });
+    const m = fc.record({ type: fc.constantFrom('=', '!=', '=~', '!~'), name: fc.constantFrom('__name__', 'job', 'replica', 'az', 'none'), value: fc.constantFrom('', 'a', 'up', '.*', '.+', 'a|b', 'c\\.d', 'b.*') });
+    fc.assert(
+      fc.property(series, fc.array(m, { minLength: 1, maxLength: 4 }), (ss, ms) => {
+        const p = new MemPostings();
+        const labels = ss.map((x) => Labels.from({ __name__: x.n, job: x.job, replica: x.replica, az: x.az }));
+        labels.forEach((l, ref) => p.add(ref, l));
+        const matchers = ms.map((x) => matcher(x.type, x.name, x.value));
+        const want = labels.flatMap((l, ref) => (matchers.every((mm) => mm.matches(l.get(mm.name))) ? [ref] : []));
+        expect([...p.select(matchers)]).toEqual(want);
+        expect([...p.select(matchers, (ref) => labels[ref])]).toEqual(want);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

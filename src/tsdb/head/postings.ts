@@ -1,6 +1,9 @@
 import type { Labels, Matcher } from '../../model/index.js';
 import { lowerBound } from '../block/postings.js';
 
+/** Up to this many candidates, `select` checks labels rather than building postings unions. */
+const FILTER_MAX_REFS = 8192;
+
 /**
  * The head's inverted index: for every label name and value, the sorted list of series refs
  * that carry it. Refs are handed out in increasing order, so appending keeps every list sorted
@@ -79,8 +82,17 @@ export class MemPostings {
    * The sorted refs of series satisfying every matcher, with Prometheus semantics (an absent
    * label equals ''). Positive matchers are resolved to postings and intersected, smallest first;
    * matchers that match '' are resolved to the refs they exclude, which are then subtracted.
+   *
+   * With `labelsOf`, when the equality matchers alone (one postings list each, no scan) narrow
+   * the candidates to a small share of the index, the other matchers are checked against each
+   * candidate's labels instead: `up{replica!=""}` then costs a look at the few thousand `up`
+   * series, not the union of every replica's postings.
    */
-  select(matchers: readonly Matcher[]): readonly number[] {
+  select(matchers: readonly Matcher[], labelsOf?: (ref: number) => Labels | undefined): readonly number[] {
+    if (labelsOf !== undefined) {
+      const narrowed = this.selectByFiltering(matchers, labelsOf);
+      if (narrowed !== null) return narrowed;
+    }
     const include: (readonly number[])[] = [];
     const exclude: (readonly number[])[] = [];
     for (const m of matchers) {
@@ -109,6 +121,33 @@ export class MemPostings {
       result = subtract(result, ex);
     }
     return result;
+  }
+
+  /**
+   * The candidates of the equality matchers, filtered by the other matchers on their labels; null
+   * when there is no equality matcher, nothing else to check, or too many candidates for a label
+   * check to beat the postings (more than `FILTER_MAX_REFS` and more than 1/8 of all series).
+   */
+  private selectByFiltering(matchers: readonly Matcher[], labelsOf: (ref: number) => Labels | undefined): readonly number[] | null {
+    const lists: (readonly number[])[] = [];
+    const rest: Matcher[] = [];
+    for (const m of matchers) {
+      if (m.type === '=' && m.value !== '') lists.push(this.byName.get(m.name)?.get(m.value) ?? []);
+      else rest.push(m);
+    }
+    if (lists.length === 0 || rest.length === 0) return null;
+    lists.sort((a, b) => a.length - b.length);
+    let result = lists[0];
+    for (let i = 1; i < lists.length && result.length > 0; i++) result = intersect(result, lists[i]);
+    if (result.length > FILTER_MAX_REFS && result.length > this.all.length / 8) return null;
+    const out: number[] = [];
+    outer: for (const ref of result) {
+      const labels = labelsOf(ref);
+      if (labels === undefined) continue;
+      for (const m of rest) if (!m.matches(labels.get(m.name))) continue outer;
+      out.push(ref);
+    }
+    return out;
   }
 
   /** Postings of the series whose `m.name` value is non-empty and matches `m`. */

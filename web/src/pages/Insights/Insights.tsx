@@ -13,7 +13,7 @@ import { dashboardById } from '../../../../src/dashboards/index.js';
 import { formatDurationMs, parseDurationMs } from '../../format/units.js';
 import { annotationEvents, type AnnotationEvent } from '../../panels/model/annotations.js';
 import { buildPanelQueries, hexGridPanel, quantileVariable, selectionInstances, type PanelContext } from '../../panels/model/panel-queries.js';
-import { MAX_POINTS, queryWindow } from '../../panels/model/step.js';
+import { DEFAULT_SCRAPE_INTERVAL_MS, MAX_POINTS, queryWindow } from '../../panels/model/step.js';
 import { quantileLabel } from '../../panels/PanelBadges/PanelBadges.js';
 import { Panel } from '../../panels/Panel/Panel.js';
 import { toggled } from '../../panels/TimeSeriesPanel/TimeSeriesPanel.js';
@@ -78,7 +78,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
   const rangeKey = JSON.stringify(state.range);
   const nowMs = useNow(rangeKey);
   const resolved = resolveRange(state.range, nowMs);
-  const window = useMemo(() => queryWindow(resolved.startMs, resolved.endMs, { maxPoints: pagePointBudget() }), [resolved.startMs, resolved.endMs]);
+  const window = useMemo(() => queryWindow(resolved.startMs, resolved.endMs, { maxPoints: pagePointBudget(), minStepMs: DEFAULT_SCRAPE_INTERVAL_MS }), [resolved.startMs, resolved.endMs]);
   const grid = hexGridPanel(dashboard);
   const [cellInstances, setCellInstances] = useState<ReadonlyMap<string, readonly string[]> | undefined>(undefined);
   const reportCells = useCallback((m: ReadonlyMap<string, readonly string[]>) => setCellInstances((prev) => (sameInstances(prev, m) ? prev : m)), []);

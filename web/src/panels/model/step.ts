@@ -4,6 +4,14 @@
  * aligned to the step so that refreshes reuse the same grid.
  */
 
+/**
+ * The scrape interval the dashboards assume (Prometheus' and Grafana's default, 15 s): the
+ * dashboard's smallest step, as Grafana's data-source "scrape interval" is its panels' min
+ * interval. A finer step only re-evaluates the same samples (with 15 s scrapes, a 2 s step costs
+ * 7.5 times the work of a 15 s one for no new information).
+ */
+export const DEFAULT_SCRAPE_INTERVAL_MS = 15_000;
+
 /** The cap on points per series of a range query (Grafana's default maxDataPoints is about this). */
 export const MAX_POINTS = 1100;
 
