@@ -24,12 +24,18 @@ export class Matcher {
   readonly setMatches: readonly string[] | undefined;
   /** A literal prefix every matching value has (`foo.*` → `foo`), or '' when none is known. */
   readonly prefix: string;
+  /**
+   * True for `=~".*"`, which every value (and a missing label) satisfies: it selects nothing away,
+   * so indexes skip it. Dashboards write one per unset variable.
+   */
+  readonly matchesAll: boolean;
 
   constructor(
     readonly type: MatchType,
     readonly name: string,
     readonly value: string,
   ) {
+    this.matchesAll = type === '=~' && value === '.*';
     let setMatches: string[] | undefined;
     let prefix = '';
     let positive: (v: string) => boolean;

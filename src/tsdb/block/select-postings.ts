@@ -20,7 +20,7 @@ import { EMPTY_POSTINGS, intersectPostings, subtractPostings, unionPostings } fr
 export function selectPostings(index: IndexReader, matchers: readonly Matcher[]): Uint32Array {
   const positives: Matcher[] = [];
   const negatives: Matcher[] = [];
-  for (const m of matchers) (m.matches('') ? negatives : positives).push(m);
+  for (const m of matchers) if (!m.matchesAll) (m.matches('') ? negatives : positives).push(m);
 
   let result: Uint32Array | null = null;
   // Cheapest first: exact lookups before scans, so an empty intersection stops early.

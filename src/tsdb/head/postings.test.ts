@@ -31,6 +31,17 @@ describe('MemPostings', () => {
     expect(unionAll([[1, 4], [2, 4, 9], []])).toEqual([1, 2, 4, 9]);
   });
 
+  it('skips =~".*" matchers: they select nothing away, also for series without the label', () => {
+    const p = new MemPostings();
+    p.add(1, Labels.from({ __name__: 'm', az: 'a' }));
+    p.add(2, Labels.from({ __name__: 'm' }));
+    const all = matcher('=~', 'az', '.*');
+    expect(all.matchesAll).toBe(true);
+    expect(matcher('=~', 'az', '.+').matchesAll).toBe(false);
+    expect(p.select([matcher('=', '__name__', 'm'), all])).toEqual([1, 2]);
+    expect(p.select([all])).toEqual([1, 2]);
+  });
+
   it('selects the same refs by label check as by postings, for any series and matchers', () => {
     const value = fc.constantFrom('', 'a', 'b', 'c.d', 'ab');
     const series = fc.array(fc.record({ n: fc.constantFrom('up', 'm'), job: value, replica: value, az: value }), { minLength: 1, maxLength: 60 });

@@ -88,7 +88,8 @@ export class MemPostings {
    * candidate's labels instead: `up{replica!=""}` then costs a look at the few thousand `up`
    * series, not the union of every replica's postings.
    */
-  select(matchers: readonly Matcher[], labelsOf?: (ref: number) => Labels | undefined): readonly number[] {
+  select(all: readonly Matcher[], labelsOf?: (ref: number) => Labels | undefined): readonly number[] {
+    const matchers = all.some((m) => m.matchesAll) ? all.filter((m) => !m.matchesAll) : all;
     if (labelsOf !== undefined) {
       const narrowed = this.selectByFiltering(matchers, labelsOf);
       if (narrowed !== null) return narrowed;
