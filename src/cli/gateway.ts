@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { GatewayConfigError, loadGatewayConfigFile, startGateway } from '../gateway/index.js';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, RemoteWriteAppendable, parseListenAddress } from '../server/index.js';
-import type { Appendable } from '../storage/index.js';
+import { LogfmtLogger, parseListenAddress } from '../server/index.js';
+import { RemoteWriteAppendable, type Appendable } from '../storage/index.js';
 import { Db } from '../tsdb/index.js';
 import { UsageError } from './args.js';
 import { untilSignal } from './until-signal.js';

@@ -3,5 +3,4 @@ export { startServer, type RunningServer, type ServeOptions } from './serve.js';
 export { LogfmtLogger } from './logger.js';
 export { listen, parseListenAddress, sendApiError, sendJson, sendText, type Handler, type HttpListener, type Routes } from './http.js';
 export { faultMenu, startDemo, type DemoGatewayOptions, type DemoOptions, type RunningDemo } from './demo.js';
-export { RemoteWriteAppendable } from './remote-write-appendable.js';
 export { deferredAppendable, gatewayConfigForSim, gatewayModelsFromSim, startServerGateway, type ServerGatewayOptions } from './gateway.js';

@@ -11,3 +11,4 @@ export {
   mergeSeriesSets,
   seriesFromSamples,
 } from './series-set.js';
+export { RemoteWriteAppendable, type RemoteWriteAppendableOptions } from './remote-write-appendable.js';

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, validateGatewayConfig } from '../../src/gateway/index.js';
 import { startFakeUpstream, type FakeUpstream } from '../../src/gateway/testing/fake-upstream.js';
 import { noopLogger, systemClock } from '../../src/model/index.js';
-import { RemoteWriteAppendable, startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { RemoteWriteAppendable } from '../../src/storage/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 
 let up: FakeUpstream;

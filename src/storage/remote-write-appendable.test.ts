@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../model/index.js';
-import { isStorageError } from '../storage/index.js';
+import { isStorageError } from './errors.js';
 import { decodeRemoteWriteV1, snappyDecode } from '../wire/index.js';
 import { RemoteWriteAppendable } from './remote-write-appendable.js';
 

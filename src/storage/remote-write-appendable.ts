@@ -3,12 +3,13 @@
  * its batch as one snappy-compressed `WriteRequest` and resolves when the receiver answered 2xx.
  * No queue, no retries, no sharding: a failed commit rejects (`ERR_STORAGE_UNAVAILABLE`) and the
  * caller's next batch carries the current values again, which is all a producer of cumulative
- * counters needs. The full remote-write appender (queues, retries, metadata) belongs in
- * src/storage, which does not have one yet; this stands in until it does.
+ * counters needs (the gateway). The full remote-write appender of the scale-out work (queues,
+ * retries, sharding, metadata) will grow from here.
  */
 import type { Labels } from '../model/index.js';
-import { StorageError, StorageErrorCode, type Appendable, type Appender } from '../storage/index.js';
 import { encodeRemoteWriteV1, snappyEncode, type RemoteWriteV1Series } from '../wire/index.js';
+import type { Appendable, Appender } from './appender.js';
+import { StorageError, StorageErrorCode } from './errors.js';
 
 /** Options of `RemoteWriteAppendable`. */
 export interface RemoteWriteAppendableOptions {
