@@ -9,11 +9,11 @@
  * the wall clock, and queries carry explicit times. This module imports no test framework, so a
  * bench (a plain Node process) can use it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { Labels } from '../../src/model/index.js';
+import { freePort, startReadyPeer } from '../../test/peers/peers.js';
 
 /** `name{a="x",...}` in OpenMetrics notation, label values escaped. */
 export function openMetricsSeries(labels: Labels): string {
@@ -95,18 +95,6 @@ export function blockSamples(dataDir: string): number {
   return n;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** A running Prometheus and how to reach and stop it. */
 export interface PrometheusPeer {
   readonly base: string;
@@ -131,42 +119,23 @@ export interface PrometheusLimits {
 export async function startPrometheus(binary: string, dataDir: string, limits: PrometheusLimits = {}): Promise<PrometheusPeer> {
   const config = path.join(dataDir, '..', `prometheus-${path.basename(dataDir)}.yml`);
   fs.writeFileSync(config, 'global:\n  scrape_interval: 1m\n  evaluation_interval: 1m\n');
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const args = [`--config.file=${config}`, `--storage.tsdb.path=${dataDir}`, `--web.listen-address=127.0.0.1:${port}`];
   if (limits.maxSamples !== undefined) args.push(`--query.max-samples=${limits.maxSamples}`);
   if (limits.timeoutS !== undefined) args.push(`--query.timeout=${limits.timeoutS}s`);
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (d: Buffer): void => void (out = (out + d.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
-  const peer: PrometheusPeer = {
+  const p = await startReadyPeer('prometheus', binary, args, `${base}/-/ready`);
+  return {
     base,
     client: new PrometheusHttp(base),
     maxRssBytes: () => {
-      const status = child.pid === undefined ? '' : fs.readFileSync(`/proc/${child.pid}/status`, { encoding: 'utf8', flag: 'r' });
+      const status = p.child.pid === undefined ? '' : fs.readFileSync(`/proc/${p.child.pid}/status`, { encoding: 'utf8', flag: 'r' });
       const kb = /VmHWM:\s+(\d+) kB/.exec(status);
       return kb === null ? null : Number(kb[1]) * 1024;
     },
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    output: p.output,
+    stop: p.stop,
   };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${out.slice(-3000)}`);
-    const ready = await fetch(`${base}/-/ready`).then((r) => r.status === 200, () => false);
-    if (ready) return peer;
-    if (Date.now() > deadline) {
-      await peer.stop();
-      throw new Error(`prometheus not ready after 120 s:\n${out.slice(-3000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** The body of a Prometheus `/api/v1/query*` answer (success or error). */

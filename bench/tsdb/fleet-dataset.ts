@@ -12,18 +12,11 @@
  * loaded, temperatures drift by a degree, clocks and error counters are constant. Timestamps are
  * 15 s apart with a millisecond of jitter on 2% of scrapes (Prometheus aligns smaller jitter).
  */
-import { Labels } from '../../src/model/index.js';
+import { Labels, mulberry32 } from '../../src/model/index.js';
 
 /** A small, fast, seeded PRNG (mulberry32) returning floats in [0, 1). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, Infinity];

@@ -6,7 +6,7 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger, UnixMs } from '../model/index.js';
+import { mulberry32, type Logger, type UnixMs } from '../model/index.js';
 import type { GatewayConfig } from './config.js';
 
 /** One sampled request, as handed to a sink. */
@@ -29,18 +29,6 @@ export interface GatewaySample {
 export interface SampleSink {
   write(sample: GatewaySample): void;
   close(): Promise<void>;
-}
-
-/** A deterministic uniform generator (mulberry32) for the sampling decision. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Decides which requests are sampled and redacts what they carry. */

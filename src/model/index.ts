@@ -16,3 +16,4 @@ export {
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
 export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
 export { systemTimers, type Timers } from './timers.js';
+export { mulberry32 } from './random.js';

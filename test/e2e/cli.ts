@@ -18,16 +18,35 @@ export interface RunningCli {
 
 /** Starts `infersight serve` with `args` on a free port and waits for its `ready` log line. */
 export function startServe(args: string[]): Promise<RunningCli> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnUntilReady(['serve', '--listen', '127.0.0.1:0', ...args]);
+}
+
+/** Spawns the CLI with `args` and resolves once it logs `msg=ready address=…`. */
+function spawnUntilReady(args: string[]): Promise<RunningDemoCli> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const log: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     readline.createInterface({ input: child.stderr }).on('line', (line) => {
       log.push(line);
       const m = / msg=ready address=([\d.]+:\d+)/.exec(line);
-      if (m) resolve({ child, base: `http://${m[1]}`, log, exited });
+      if (m) {
+        resolve({
+          child,
+          base: `http://${m[1]}`,
+          log,
+          exited,
+          stdout: () => out,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
     });
-    void exited.then((code) => reject(new Error(`infersight exited with ${code} before ready:\n${log.join('\n')}`)));
+    void exited.then((code) => reject(new Error(`infersight ${args[0]} exited with ${code} before ready:\n${log.join('\n')}`)));
   });
 }
 
@@ -56,29 +75,5 @@ export interface RunningDemoCli extends RunningCli {
  * for its `ready` log line.
  */
 export function startDemoCli(args: string[]): Promise<RunningDemoCli> {
-  const child = spawn(process.execPath, [CLI, 'demo', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const log: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    readline.createInterface({ input: child.stderr }).on('line', (line) => {
-      log.push(line);
-      const m = / msg=ready address=([\d.]+:\d+)/.exec(line);
-      if (m) {
-        resolve({
-          child,
-          base: `http://${m[1]}`,
-          log,
-          exited,
-          stdout: () => out,
-          stop: async () => {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => reject(new Error(`demo exited with ${code} before ready:\n${log.join('\n')}`)));
-  });
+  return spawnUntilReady(['demo', '--listen', '127.0.0.1:0', ...args]);
 }

@@ -47,12 +47,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a peer process; its output is kept for error messages. */
-export function startPeer(path: string, args: string[]): { child: ChildProcess; output: () => string; stop: () => Promise<void> } {
+/** A started peer process. */
+export interface PeerProcess {
+  readonly child: ChildProcess;
+  /** The last 20,000 characters of its stdout and stderr, for error messages. */
+  readonly output: () => string;
+  /** SIGTERM, then waits for the exit. */
+  readonly stop: () => Promise<void>;
+}
+
+/** Starts a peer process; the tail of its output is kept for error messages. */
+export function startPeer(path: string, args: string[]): PeerProcess {
   const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const keep = (d: Buffer): void => void (out = (out + d.toString()).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,
@@ -72,5 +82,24 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     if (got !== undefined) return got;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Starts a peer and polls `readyUrl` until it answers 200 (benchmarks start Prometheus and
+ * Infersight this way). Fails with the peer's output when it exits first or is not ready within
+ * `timeoutMs`.
+ */
+export async function startReadyPeer(name: string, path: string, args: string[], readyUrl: string, timeoutMs = 120_000): Promise<PeerProcess> {
+  const p = startPeer(path, args);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (p.child.exitCode !== null) throw new Error(`${name} exited with ${p.child.exitCode}:\n${p.output().slice(-3000)}`);
+    if (await fetch(readyUrl).then((r) => r.status === 200, () => false)) return p;
+    if (Date.now() > deadline) {
+      await p.stop();
+      throw new Error(`${name} not ready after ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

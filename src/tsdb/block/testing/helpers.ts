@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectSeries, type Querier } from '../../../storage/index.js';
-import type { Labels, Matcher, Sample } from '../../../model/index.js';
+import { mulberry32, type Labels, type Matcher, type Sample } from '../../../model/index.js';
 import { CHUNK_ENCODING_XOR, XorChunk } from '../../chunkenc/index.js';
 import type { BlockChunk, BlockSeriesInput } from '../block-writer.js';
 import type { RandomSource } from '../ulid.js';
@@ -35,14 +35,7 @@ export function regularSamples(startMs: number, stepMs: number, count: number, v
 
 /** A deterministic random source (mulberry32). */
 export function seededRandom(seed: number): RandomSource {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 /** Creates a fresh temporary directory; `cleanup` removes it. */

@@ -12,6 +12,7 @@ import { azTraffic, type AzTrafficRow } from '../model/az-traffic.js';
 import { buildPanelQueries } from '../model/panel-queries.js';
 import { joinTable } from '../model/table-join.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import '../TablePanel/TablePanel.css';
@@ -64,11 +65,8 @@ export const AzTrafficPanel = memo(function AzTrafficPanel({ panel, env, heightP
   return (
     <PanelFrame
       panel={panel}
+      {...frameState(data, queries)}
       status={data.status === 'empty' && rows.length > 0 ? 'ready' : data.status}
-      loading={data.loading}
-      error={data.error}
-      queries={queries.map((q) => q.expr)}
-      hasData={data.answers !== undefined}
       style={{ height: heightPx }}
       skeleton="table"
       badges={

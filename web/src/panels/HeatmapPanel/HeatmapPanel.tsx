@@ -14,6 +14,7 @@ import { bucketsToHeatmap, type HeatmapData } from '../model/heatmap.js';
 import { buildPanelQueries, panelFollowsSelection } from '../model/panel-queries.js';
 import { PanelBadges } from '../PanelBadges/PanelBadges.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import './HeatmapPanel.css';
@@ -55,10 +56,8 @@ export const HeatmapPanel = memo(function HeatmapPanel({ panel, env, heightPx }:
   return (
     <PanelFrame
       panel={panel}
+      {...frameState(data, queries)}
       status={data.status === 'ready' && empty ? 'empty' : data.status}
-      loading={data.loading}
-      error={data.error}
-      queries={queries.map((q) => q.expr)}
       hasData={heat !== undefined}
       style={{ height: heightPx }}
       badges={<PanelBadges fleetWide={env.ctx.selection.length > 0 && !panelFollowsSelection(panel, env.ctx.dashboard)} />}

@@ -10,6 +10,7 @@ import type { Panel } from '../../../../src/dashboards/types.js';
 import { SegmentedControl } from '../../components/SegmentedControl/SegmentedControl.js';
 import { buildPanelQueries } from '../model/panel-queries.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import { applyThresholdOverrides } from './health.js';
@@ -123,11 +124,7 @@ export const HexGridPanel = memo(function HexGridPanel({ panel, env, heightPx }:
   return (
     <PanelFrame
       panel={panel}
-      status={data.status}
-      loading={data.loading}
-      error={data.error}
-      queries={queries.map((q) => q.expr)}
-      hasData={data.answers !== undefined}
+      {...frameState(data, queries)}
       className="hex-panel"
       skeleton="grid"
       badges={<span className="badge">{cells.length} {VIEW_TITLES[view]?.toLowerCase() ?? view}</span>}

@@ -10,6 +10,7 @@ import { thresholdState } from '../HexGridPanel/health.js';
 import { buildPanelQueries, panelFollowsSelection } from '../model/panel-queries.js';
 import { PanelBadges } from '../PanelBadges/PanelBadges.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import './StatPanel.css';
@@ -27,11 +28,7 @@ export const StatPanel = memo(function StatPanel({ panel, env, heightPx }: { pan
   return (
     <PanelFrame
       panel={panel}
-      status={data.status}
-      loading={data.loading}
-      error={data.error}
-      queries={queries.map((q) => q.expr)}
-      hasData={data.answers !== undefined}
+      {...frameState(data, queries)}
       className="stat-panel"
       style={{ height: heightPx }}
       skeleton="stat"

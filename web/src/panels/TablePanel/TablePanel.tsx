@@ -13,6 +13,7 @@ import { buildPanelQueries, viewLabel } from '../model/panel-queries.js';
 import { joinTable, sortRows, type TableRow } from '../model/table-join.js';
 import { PanelBadges } from '../PanelBadges/PanelBadges.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import './TablePanel.css';
@@ -97,11 +98,7 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
   return (
     <PanelFrame
       panel={panel}
-      status={data.status}
-      loading={data.loading}
-      error={data.error}
-      queries={queries.map((q) => q.expr)}
-      hasData={data.answers !== undefined}
+      {...frameState(data, queries)}
       style={{ height: heightPx }}
       skeleton="table"
       badges={

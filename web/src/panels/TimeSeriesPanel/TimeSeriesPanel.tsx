@@ -13,6 +13,7 @@ import { buildPanelQueries, panelFollowsSelection, panelUsesQuantile, resolveBan
 import { alignRangeResults, seriesStats, type AlignedSeries, type SeriesData } from '../model/series.js';
 import { PanelBadges } from '../PanelBadges/PanelBadges.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
+import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import { UPlotChart } from './UPlotChart.js';
@@ -55,12 +56,9 @@ export const TimeSeriesPanel = memo(function TimeSeriesPanel({ panel, env, heigh
   return (
     <PanelFrame
       panel={panel}
-      status={data.status}
-      loading={data.loading}
-      error={data.error}
-      warnings={data.warnings}
-      queries={queries.map((q) => q.expr)}
+      {...frameState(data, queries)}
       hasData={aligned !== undefined}
+      warnings={data.warnings}
       style={{ height: heightPx }}
       badges={
         <PanelBadges
