@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { FAULT_DEFAULTS, startSimulation, type RunningSimulation } from '../sim/index.js';
 import { DemoLoad } from './demo-load.js';
 import { gatewayConfigForSim } from './gateway.js';
@@ -39,7 +39,11 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-/** The scrape configuration that discovers the simulated targets through their file_sd file. */
+/**
+ * The scrape configuration that discovers the simulated targets through their file_sd file.
+ * `fileSdPath` is written as given; file_sd paths resolve against the configuration file's
+ * directory (as in Prometheus), so the demo passes a path relative to that directory.
+ */
 export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string): string {
   return [
     '# Written by `infersight demo`: scrape the simulated fleet through its file_sd file.',
@@ -87,7 +91,10 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   try {
     await sim.writeFileSd(fileSdPath);
     const scrapeInterval = o.scrapeInterval ?? '15s';
-    await writeFile(configFile, demoScrapeConfig(fileSdPath, scrapeInterval));
+    // The file_sd file sits beside scrape.yml, and file_sd paths resolve against the config
+    // file's directory: name it by its base name, so a relative `--data` (the default `./data`)
+    // finds it as well as an absolute one does.
+    await writeFile(configFile, demoScrapeConfig(basename(fileSdPath), scrapeInterval));
     const g = o.gateway === false ? null : (o.gateway ?? {});
     const gwConfig = (): ReturnType<typeof gatewayConfigForSim> => {
       const targets = sim.targets();
