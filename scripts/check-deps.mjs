@@ -69,7 +69,7 @@ const TYPES_ONLY = {
 const WEB_ALLOWED = ['query', 'dashboards', 'semconv'];
 
 /** Modules that also run in the browser: no Node builtins, and only the packages listed here. */
-const BROWSER_SAFE = { model: [], query: [], semconv: [], dashboards: [] };
+const BROWSER_SAFE = { model: ['re2js'], query: [], semconv: [], dashboards: [] };
 
 /** Packages that only test code may import. */
 const TEST_ONLY_PACKAGES = ['vitest', 'fast-check'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Matcher } from './matcher.js';
-import { Re2SyntaxError } from './re2.js';
+import { Re2SyntaxError, compileAnchoredRe2 } from './re2.js';
 
 /** check(type, pattern, value, want): one row of the matcher table. */
 const check = (type: '=' | '!=' | '=~' | '!~', pattern: string, value: string, want: boolean) =>
@@ -56,7 +56,8 @@ describe('Matcher', () => {
     ['a{1001}', /invalid repeat count/],
     ['(a)\\1', /invalid escape sequence/],
     ['(?=a)', /invalid or unsupported Perl syntax/],
-    ['(?<!a)b', /invalid or unsupported Perl syntax/],
+    // Go 1.22+ (Prometheus 3) reads `(?<` as a named group; Go 1.20 (Prometheus 2.42) said "unsupported Perl syntax".
+    ['(?<!a)b', /invalid named capture: `\(\?<!a\)b`/],
     ['a**', /error parsing regexp/],
     ['\\', /trailing backslash/],
   ])('rejects %s like Go does', (pattern, message) => {
@@ -78,5 +79,14 @@ describe('Matcher', () => {
     expect(new Matcher('=~', 'l', 'ip-10-0-1.*').prefix).toBe('ip-10-0-1');
     expect(new Matcher('=~', 'l', '.*').matchesEmpty()).toBe(true);
     expect(new Matcher('=', 'l', 'x').matchesEmpty()).toBe(false);
+  });
+
+  // The literal fast paths (prefix, suffix, infix, sets) must answer exactly what RE2 answers.
+  it.each(['vllm.*', '.*-prod', '.*gpu.*', 'a|b|c', 'exact'])('fast path %s agrees with RE2', (pattern) => {
+    const re = compileAnchoredRe2(pattern);
+    const m = new Matcher('=~', 'l', pattern);
+    for (const v of ['', 'vllm', 'vllm:x', 'xvllm', 'chat-prod', 'chat-prod\n', '-prod', 'a-gpu-b', 'gpu', 'gp', 'a', 'ab', 'exact', 'exactly', '\ngpu\n']) {
+      expect(m.matches(v), `${pattern} on ${JSON.stringify(v)}`).toBe(re.test(v));
+    }
   });
 });

@@ -8,7 +8,8 @@ const LITERAL_RE = /^[^\\^$.|?*+()[\]{}]*$/;
 /**
  * A condition on one label's value, with Prometheus semantics: a missing label has the value '',
  * so `{foo=""}` selects series without `foo` and `{foo=~".*"}` selects every series. Regular
- * expressions use RE2 syntax, are fully anchored and let `.` match newlines.
+ * expressions use RE2 syntax and semantics (linear time, see re2.ts), are fully anchored and let
+ * `.` match newlines.
  *
  * Construction validates the regex and throws `Re2SyntaxError` when it is invalid. Matchers are
  * immutable and cheap to share. `matches` is the only thing hot paths call.
@@ -54,10 +55,17 @@ export class Matcher {
         positive = (v) => set.has(v);
         setMatches = [...set];
       } else {
-        const m = /^([^\\^$.|?*+()[\]{}]+)\.\*$/.exec(value);
-        if (m) {
-          prefix = m[1];
+        // Literal prefixes, suffixes and infixes (`foo.*`, `.*foo`, `.*foo.*`) skip the RE2 engine.
+        const m = /^(\.\*)?([^\\^$.|?*+()[\]{}]+)(\.\*)?$/.exec(value);
+        if (m !== null && m[1] === undefined) {
+          prefix = m[2];
           positive = (v) => v.startsWith(prefix);
+        } else if (m !== null && m[3] === undefined) {
+          const suffix = m[2];
+          positive = (v) => v.endsWith(suffix);
+        } else if (m !== null) {
+          const infix = m[2];
+          positive = (v) => v.includes(infix);
         } else {
           positive = (v) => re.test(v);
         }

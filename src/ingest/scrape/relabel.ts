@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Labels, translateRe2 } from '../../model/index.js';
+import { Labels, compileRe2, type Re2Regexp } from '../../model/index.js';
 import { goExpand } from './go-expand.js';
 import type { YamlNode } from './yaml-reader.js';
 
@@ -29,8 +29,8 @@ export interface RelabelConfig {
   readonly targetLabel: string;
   readonly replacement: string;
   readonly action: RelabelAction;
-  /** The anchored, compiled regex (RE2 syntax translated; `.` does not match a newline, as in Go without `(?s)`). */
-  readonly compiled: RegExp;
+  /** The anchored, compiled regex (RE2; `.` does not match a newline, as in Go without `(?s)`). */
+  readonly compiled: Re2Regexp;
 }
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -43,8 +43,8 @@ export function isValidLabelName(name: string): boolean {
 }
 
 /** Compiles a relabel regex as Prometheus does (`^(?:re)$`, no dot-all). Throws `Re2SyntaxError`. */
-export function compileRelabelRegex(re: string): RegExp {
-  return new RegExp(`^(?:${translateRe2(re)})$`, 'u');
+export function compileRelabelRegex(re: string): Re2Regexp {
+  return compileRe2(re, { anchored: true, dotAll: false });
 }
 
 /** Which optional fields a config set explicitly, for the checks that forbid them. */
@@ -112,7 +112,7 @@ export function parseRelabelConfigs(node: YamlNode): RelabelConfig[] {
     if (!ACTIONS.includes(action)) (f.action ?? item).fail(`unknown relabel action ${JSON.stringify(actionText)}`);
     const regex = f.regex === undefined ? '(.*)' : f.regex.string();
     const regexNode: YamlNode = f.regex ?? item;
-    let compiled: RegExp;
+    let compiled: Re2Regexp;
     try {
       compiled = compileRelabelRegex(regex);
     } catch (e) {

@@ -1,4 +1,4 @@
-import { compileAnchoredRe2, METRIC_NAME_LABEL } from '../../model/index.js';
+import { compileAnchoredRe2, METRIC_NAME_LABEL, type Re2Regexp } from '../../model/index.js';
 import type { Expr } from '../parser/ast.js';
 import { QueryError } from '../errors.js';
 import type { Vector } from '../value.js';
@@ -9,9 +9,9 @@ import type { InstantFunction } from './types.js';
 /** `label_replace` and `label_join`, as Prometheus' `evalLabelReplace` and `evalLabelJoin`. */
 
 // Compiled regexes by their argument node: a call site compiles its pattern once per query.
-const regexCache = new WeakMap<Expr, RegExp>();
+const regexCache = new WeakMap<Expr, Re2Regexp>();
 
-function compileArg(arg: Expr): RegExp {
+function compileArg(arg: Expr): Re2Regexp {
   let re = regexCache.get(arg);
   if (re === undefined) {
     const pattern = stringArg(arg);

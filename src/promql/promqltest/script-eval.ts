@@ -1,4 +1,4 @@
-import { translateRe2 } from '../../model/index.js';
+import { compileRe2, type Re2Regexp } from '../../model/index.js';
 import { goUnquote, parseGoNumber, parsePromDurationMs } from './go-syntax.js';
 import type { MetricParser } from './metric-notation.js';
 import { LineError, wrap, type EvalCommand, type ExpectKind, type Expectation, type ExpectedSeries } from './script-types.js';
@@ -13,8 +13,8 @@ const RANGE_VECTOR_PREFIX = 'expect range vector';
 const EXPECT_STRING_PREFIX = 'expect string';
 
 /** Compiles a Go (RE2) regular expression for unanchored matching, as `regexp.MatchString` uses it. */
-export function compileGoRegexp(pattern: string): RegExp {
-  return new RegExp(translateRe2(pattern), 'u');
+export function compileGoRegexp(pattern: string): Re2Regexp {
+  return compileRe2(pattern, { anchored: false, dotAll: false });
 }
 
 /** test.go's `parseDurations`: from, to and step of a range, with `to >= from`. */
@@ -95,7 +95,7 @@ export function parseEvalBlock(lines: readonly string[], start: number, parseMet
   }
   let evalMs = startMs;
   let expectedFailMessage = '';
-  let expectedFailRegexp: RegExp | null = null;
+  let expectedFailRegexp: Re2Regexp | null = null;
   const expects: Record<ExpectKind, Expectation[]> = { ordered: [], fail: [], warn: [], no_warn: [], info: [], no_info: [] };
   const expectedSeries = new Map<string, ExpectedSeries>();
   let expectedScalar: SequenceValue | null = null;

@@ -1,4 +1,4 @@
-import type { Labels } from '../../model/index.js';
+import type { Labels, Re2Regexp } from '../../model/index.js';
 import type { SequenceValue } from './series-notation.js';
 
 /** The kinds of `expect <kind>` lines. */
@@ -10,7 +10,7 @@ export type ExpectKind = 'ordered' | 'fail' | 'warn' | 'no_warn' | 'info' | 'no_
  */
 export interface Expectation {
   readonly message: string | null;
-  readonly regex: RegExp | null;
+  readonly regex: Re2Regexp | null;
   /** The text as written after `msg:`/`regex:`, or '' when there was none. */
   readonly source: string;
 }
@@ -46,7 +46,7 @@ export interface EvalCommand {
   readonly legacyOrdered: boolean;
   /** `expected_fail_message <text>` / `expected_fail_regexp <re>` (with `eval_fail` only). */
   readonly expectedFailMessage: string;
-  readonly expectedFailRegexp: RegExp | null;
+  readonly expectedFailRegexp: Re2Regexp | null;
   readonly expects: Readonly<Record<ExpectKind, readonly Expectation[]>>;
   /** Expected series by `Labels.key()`; a series listed twice keeps the later line. */
   readonly expectedSeries: ReadonlyMap<string, ExpectedSeries>;
