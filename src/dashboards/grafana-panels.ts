@@ -55,6 +55,14 @@ export function grafanaPanelType(viz: Visualization): string {
 const HEXGRID_NOTE =
   ' (Grafana has no honeycomb: exported as a table with one row per instance, its health columns coloured by the honeycomb\'s thresholds.)';
 
+/**
+ * Grafana's `heatmap` format differences every `le` series of a query as one histogram, so
+ * buckets of several layout sources (engines) would be subtracted from one another: the export
+ * repeats a heatmap once per value of the `engine` variable, one layout per copy.
+ */
+const HEATMAP_REPEAT = 'engine';
+const HEATMAP_NOTE = ` (Repeated per engine: Grafana's heatmap reads one panel's buckets as one histogram, and engines' bucket bounds differ.)`;
+
 /** Grafana thresholds cannot follow a variable: say where the band is drawn. */
 function bandNote(p: Panel): string {
   const b = p.band!;
@@ -173,7 +181,7 @@ export function grafanaPanel(p: Panel, queries: readonly PanelQuery[], title: st
   const heatmapOptions = p.viz === 'heatmap' ? { ...options(p.viz), yAxis: { axisPlacement: 'left', unit } } : options(p.viz);
   return {
     datasource: ds,
-    description: p.description + (p.viz === 'hexgrid' ? HEXGRID_NOTE : '') + (p.band?.variable !== undefined ? bandNote(p) : ''),
+    description: p.description + (p.viz === 'hexgrid' ? HEXGRID_NOTE : '') + (p.viz === 'heatmap' ? HEATMAP_NOTE : '') + (p.band?.variable !== undefined ? bandNote(p) : ''),
     fieldConfig: { defaults, overrides },
     gridPos,
     id,
@@ -181,6 +189,7 @@ export function grafanaPanel(p: Panel, queries: readonly PanelQuery[], title: st
     targets: queries.map((q) => target(q, p.viz, ds)),
     title,
     ...(transformations === undefined ? {} : { transformations }),
+    ...(p.viz === 'heatmap' ? { repeat: HEATMAP_REPEAT, repeatDirection: 'h' } : {}),
     type: grafanaPanelType(p.viz),
   };
 }

@@ -77,7 +77,7 @@ describe('toGrafana(INSIGHTS)', () => {
   it('gives every tab its own panel, heatmaps the heatmap format, references a dashed line', () => {
     expect(panels.map((p) => p.title)).toEqual(expect.arrayContaining(['Token latency · Invoke', 'Token latency · Streaming', 'Token latency · Engine']));
     const heat = byTitle('Prompt length');
-    expect(heat).toMatchObject({ type: 'heatmap', options: { calculate: false, yAxis: { unit: 'short' } } });
+    expect(heat).toMatchObject({ type: 'heatmap', options: { calculate: false, yAxis: { unit: 'short' } }, repeat: 'engine' });
     expect(heat.targets[0]).toMatchObject({ format: 'heatmap', legendFormat: '{{le}}', range: true, instant: false });
     const tput = byTitle('Token throughput');
     expect(tput.fieldConfig.overrides).toContainEqual({ matcher: { id: 'byFrameRefID', options: 'benchmark' }, properties: [{ id: 'custom.lineStyle', value: { dash: [10, 10], fill: 'dash' } }] });

@@ -5,8 +5,9 @@
  * (keys sorted, ids in layout order), so a committed export can be compared with a fresh one.
  *
  * What Grafana lacks is approximated and said in the panel's description: the hex grid becomes a
- * table (one row per instance, health columns coloured), a panel's tabs become one panel each, and
- * a band that follows a variable is drawn at the variable's default.
+ * table (one row per instance, health columns coloured), a panel's tabs become one panel each, a
+ * band that follows a variable is drawn at the variable's default, and a heatmap repeats per engine
+ * (Grafana reads one panel's buckets as one histogram; engines' layouts differ).
  */
 import { grafanaPanel, grafanaPanelType, type GrafanaDatasource, type Json } from './grafana-panels.js';
 import type { Annotation, Dashboard, Panel, PanelQuery, Variable } from './types.js';

@@ -36,7 +36,7 @@ export {
   type VariableValue,
   type VariableValues,
 } from './variables.js';
-export { SCOPE_FILTERS, familyName, scopeOf, type Scope } from './queries.js';
+export { LAYOUT_LABELS, SCOPE_FILTERS, familyName, heatmapBuckets, layoutLabels, quantile, scopeOf, type Scope } from './queries.js';
 export { GRAFANA_SCHEMA_VERSION, grafanaJson, toGrafana, type GrafanaOptions } from './grafana.js';
 export { GRAFANA_UNITS } from './grafana-panels.js';
 export { INSIGHTS };

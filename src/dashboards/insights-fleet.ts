@@ -112,7 +112,8 @@ export const SUMMARY_ROW: Row = {
     {
       id: 'ttft-p99',
       title: 'TTFT P99',
-      description: 'Engine-side time to first token, 99th percentile over the selected range, across every engine that reports it.',
+      description:
+        'Engine-side time to first token, 99th percentile over the selected range: the highest of the P99s of the engines that report it (each engine buckets latency its own way, so their buckets are never added up), which bounds the P99 of all their requests from above.',
       viz: 'stat',
       unit: 'seconds',
       queries: [{ refId: 'A', expr: quantile('0.99', 'llm_time_to_first_token_seconds', [], '', R), instant: true }],
@@ -184,7 +185,8 @@ const HEXGRID: Panel = {
 const INSTANCE_TABLE: Panel = {
   id: 'instance-table',
   title: 'Per-instance metrics',
-  description: 'Latency, throughput, concurrency and KV-cache usage per instance, to spot the outlier; z-score is how many standard deviations its TTFT P99 is from the fleet mean.',
+  description:
+    'Latency, throughput, concurrency and KV-cache usage per instance, to spot the outlier; on an instance that runs several engines, a TTFT quantile is the highest of theirs (their bucket layouts differ). The z-score is how many standard deviations its TTFT P99 is from the fleet mean.',
   viz: 'table',
   unit: 'none',
   queries: [

@@ -15,7 +15,7 @@ const TOKEN_LATENCY: Panel = {
   id: 'token-latency',
   title: 'Token latency',
   description:
-    'Latency at the chosen quantile per inference component. Invoke: the whole request as the client waited for it; Streaming: time to the first chunk and between chunks at the client; Engine: the same measured inside the engine.',
+    'Latency at the chosen quantile per inference component, taken per bucket layout (per engine; per front door, by job) and the highest shown, so layouts are never mixed. Invoke: the whole request as the client waited for it; Streaming: time to the first chunk and between chunks at the client; Engine: the same measured inside the engine.',
   viz: 'timeseries',
   unit: 'seconds',
   queries: [],
@@ -58,7 +58,7 @@ const MODEL_VS_OVERHEAD: Panel = {
   id: 'model-vs-overhead',
   title: 'Model latency vs overhead',
   description:
-    'Time the model server took (as the gateway measured it, else the engine E2E latency) against the platform overhead the front door adds on top (routing, auth, network), at the chosen quantile.',
+    'Time the model server took (as the gateway measured it, else the engine E2E latency) against the platform overhead the front door adds on top (routing, auth, network), at the chosen quantile: the highest over the bucket layouts (engines, front doors), an upper bound of the whole fleet\'s quantile.',
   viz: 'timeseries',
   unit: 'seconds',
   queries: [

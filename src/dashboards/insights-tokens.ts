@@ -3,7 +3,7 @@
  * its instance type, the share of that benchmark each replica reaches, and the workload's shape
  * (prompt and output lengths over time).
  */
-import { rate, sel, sumBy } from './queries.js';
+import { heatmapBuckets, rate, sel, sumBy } from './queries.js';
 import type { Panel, Row } from './types.js';
 
 const BENCHMARK = 'llm_benchmark_output_tokens_per_second';
@@ -59,10 +59,11 @@ function lengths(id: string, title: string, histogram: string, description: stri
   return {
     id,
     title,
-    description,
+    // The buckets stay per engine (heatmapBuckets): each engine's layout is differenced on its own.
+    description: `${description} Each engine's buckets are kept apart, as their bounds differ.`,
     viz: 'heatmap',
     unit: 'tokens',
-    queries: [{ refId: 'A', legend: '{{le}}', expr: sumBy(['le'], rate(`${histogram}_bucket`)) }],
+    queries: [{ refId: 'A', legend: '{{le}}', expr: heatmapBuckets(histogram) }],
     width: 12,
     height: 8,
     emptyHint: 'vLLM, TGI and TensorRT-LLM report length histograms; SGLang only when it collects token histograms, DJL/LMI not at all.',

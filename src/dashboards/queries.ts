@@ -73,18 +73,76 @@ export function increase(name: string, window: string, extra = ''): string {
   return `increase(${sel(name, extra)}[${window}])`;
 }
 
+/** `op by (labels) (x)`, or `op(x)` without labels. */
+function aggregate(op: string, labels: readonly string[], x: string): string {
+  return labels.length === 0 ? `${op}(${x})` : `${op} by (${labels.join(', ')}) (${x})`;
+}
+
 /** `sum by (labels) (x)`, or `sum(x)` without labels. */
 export function sumBy(labels: readonly string[], x: string): string {
-  return labels.length === 0 ? `sum(${x})` : `sum by (${labels.join(', ')}) (${x})`;
+  return aggregate('sum', labels, x);
 }
 
 /**
- * A quantile of a catalog histogram: `histogram_quantile(q, sum by (le, ...) (rate(h_bucket{...}[$__rate_interval])))`.
- * `q` is a number or `$quantile`; `window` replaces the rate window with an `increase` over it.
+ * The labels that tell one bucket layout from another, per scope (docs/design/histogram-layouts.md).
+ * Engines bucket the same catalog histogram differently (vLLM's TTFT bounds are not SGLang's), and
+ * buckets of different layouts summed into one `le` series make a distribution that no request had:
+ * a quantile must be taken per layout source. The first label of each list is the one the builders
+ * group by; any label of the list names one source:
+ *
+ * - engine series: `engine` (the normalizer sets it from the metric's name, so it is always there),
+ *   or `replica` (one process, one layout);
+ * - everything else (the front door's `llm_client_*`, the platform's and the quality exporter's
+ *   histograms): `job`, which every scraped series carries and the gateway writes itself
+ *   (`job="gateway"`, the demo's per-component front door `job="sim-frontdoor"`): one exporter, one
+ *   layout. The `engine` on a gateway series names its upstream, not the gateway's buckets.
+ */
+export const LAYOUT_LABELS: Readonly<Record<Scope, readonly string[]>> = {
+  engine: ['engine', 'replica'],
+  client: ['job'],
+  target: ['job'],
+  host: ['job'],
+  component: ['job'],
+  reference: ['job'],
+};
+
+/** The labels any one of which names the bucket layout source of `name` (a histogram family or one of its series). */
+export function layoutLabels(name: string): readonly string[] {
+  return LAYOUT_LABELS[scopeOf(name)];
+}
+
+/** The bucket series of a histogram: their rate, or their `increase` over `window`. */
+function buckets(histogram: string, extra: string, window: string | undefined): string {
+  return window === undefined ? rate(`${histogram}_bucket`, extra) : increase(`${histogram}_bucket`, window, extra);
+}
+
+/**
+ * A quantile of a catalog histogram per group of `by`, never mixing bucket layouts: the buckets
+ * are summed per `le`, `by` and layout source (`LAYOUT_LABELS`), the quantile is taken per source,
+ * and when `by` does not name a source itself the group's figure is the largest of its sources':
+ *
+ * `max by (component) (histogram_quantile(q, sum by (le, component, engine) (rate(h_bucket{...}[$__rate_interval]))))`.
+ *
+ * That maximum is an upper bound of the quantile of all the group's requests (a quantile of a
+ * mixture never exceeds its largest part's), and panels say so. `q` is a number or `$quantile`;
+ * `window` replaces the rate window with an `increase` over it.
  */
 export function quantile(q: string, histogram: string, by: readonly string[] = [], extra = '', window?: string): string {
-  const buckets = window === undefined ? rate(`${histogram}_bucket`, extra) : increase(`${histogram}_bucket`, window, extra);
-  return `histogram_quantile(${q}, ${sumBy(['le', ...by], buckets)})`;
+  const sources = layoutLabels(histogram);
+  const perSource = by.some((l) => sources.includes(l));
+  const hq = `histogram_quantile(${q}, ${sumBy(['le', ...by, ...(perSource ? [] : [sources[0]])], buckets(histogram, extra, window))})`;
+  return perSource ? hq : aggregate('max', by, hq);
+}
+
+/**
+ * The bucket rates of a histogram for a heatmap, one set of `le` series per layout source (and
+ * per group of `by`): `sum by (le, engine) (rate(h_bucket{...}[$__rate_interval]))`. A heatmap
+ * differences the cumulative buckets of each source on its own, so layouts are never subtracted
+ * from one another.
+ */
+export function heatmapBuckets(histogram: string, by: readonly string[] = [], extra = ''): string {
+  const sources = layoutLabels(histogram);
+  return sumBy(['le', ...by, ...(by.some((l) => sources.includes(l)) ? [] : [sources[0]])], buckets(histogram, extra, undefined));
 }
 
 /** The mean of a histogram per group: `sum(rate(h_sum)) / sum(rate(h_count))`. */

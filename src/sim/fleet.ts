@@ -11,6 +11,7 @@ import { FrontDoor } from './frontdoor.js';
 import { GpuState } from './gpu.js';
 import { Histogram } from './histogram.js';
 import { QualityState } from './quality.js';
+import { LatencyTruth } from './latency-truth.js';
 import { Replica } from './replica.js';
 import type { Rng } from './rng.js';
 import type { ComponentSpec, EndpointSpec, FleetSpec } from './spec.js';
@@ -124,6 +125,8 @@ export class ComponentRuntime {
   fx: ComponentEffects = neutralEffects();
   readonly platform = new PlatformStats();
   readonly frontdoor: FrontDoor;
+  /** The exact latencies behind its engines' and front door's histograms (tests' ground truth). */
+  readonly truth = new LatencyTruth();
   readonly quality: QualityState;
   lastScaleOutMs = Number.NEGATIVE_INFINITY;
   lastScaleInMs = Number.NEGATIVE_INFINITY;
@@ -136,7 +139,7 @@ export class ComponentRuntime {
     rng: Rng,
   ) {
     this.model = modelSpec(spec.model);
-    this.frontdoor = new FrontDoor(0.008 + rng.next() * 0.01);
+    this.frontdoor = new FrontDoor(0.008 + rng.next() * 0.01, this.truth);
     this.quality = new QualityState(rng.fork('quality'));
   }
 

@@ -6,6 +6,7 @@
  */
 import { OVERHEAD_LATENCY, VLLM_REQUEST_LATENCY, VLLM_TTFT } from './buckets.js';
 import { Histogram } from './histogram.js';
+import type { LatencyTruth } from './latency-truth.js';
 import type { RequestObserver, RequestOutcome, SimRequest } from './request.js';
 
 /** Counts of the front door of one component. */
@@ -22,8 +23,11 @@ export class FrontDoor implements RequestObserver {
   readonly duration = new Histogram(VLLM_REQUEST_LATENCY);
   readonly overhead = new Histogram(OVERHEAD_LATENCY);
 
-  /** `overheadS`: the platform's own latency on top of the engine's (routing, auth, network). */
-  constructor(readonly overheadS: number) {}
+  /** `overheadS`: the platform's own latency on top of the engine's (routing, auth, network); `truth` gets every latency observed. */
+  constructor(
+    readonly overheadS: number,
+    private readonly truth?: LatencyTruth,
+  ) {}
 
   /** A request passed the limits and was routed. */
   admitted(r: SimRequest): void {
@@ -39,14 +43,18 @@ export class FrontDoor implements RequestObserver {
 
   /** Implements `RequestObserver`. */
   firstToken(r: SimRequest, tMs: number): void {
-    this.ttft.observe((tMs - r.arrivalMs) / 1000 + this.overheadS);
+    const ttftS = (tMs - r.arrivalMs) / 1000 + this.overheadS;
+    this.ttft.observe(ttftS);
+    this.truth?.record('client_ttft', tMs, ttftS, 1, '');
   }
 
   /** Implements `RequestObserver`. */
   end(r: SimRequest, outcome: RequestOutcome, tMs: number): void {
     this.inFlight--;
     this.overhead.observe(this.overheadS);
-    this.duration.observe((tMs - r.arrivalMs) / 1000 + this.overheadS);
+    const durationS = (tMs - r.arrivalMs) / 1000 + this.overheadS;
+    this.duration.observe(durationS);
+    this.truth?.record('client_e2e', tMs, durationS, 1, '');
     if (outcome.kind === 'finished') {
       this.requests2xx++;
       this.completed++;

@@ -15,6 +15,7 @@ export { ENGINE_DEFAULTS, benchmarkOutputTokensPerSec, buildPerfModel, stepTime,
 export { Rng } from './rng.js';
 export type { Arrival } from './load.js';
 export type { ComponentRuntime } from './fleet.js';
+export { DEFAULT_TRUTH_CAPACITY, LatencyLog, LatencyTruth, exactQuantile, type TruthKind, type TruthSample } from './latency-truth.js';
 export {
   FAULT_KINDS,
   type AutoscalingSpec,

@@ -250,6 +250,7 @@ export class Replica {
       s.generationTokens += n * decodeSeqs;
       s.h.iterationTokens?.observeN(tokens, n);
       s.h.itl?.observeN(st.totalS, n * decodeSeqs);
+      if (s.h.itl !== null) this.component.truth.record('itl', this.batcher!.tMs, st.totalS, n * decodeSeqs, this.instance.id);
     },
     firstToken: (r: SimRequest, tMs: number) => {
       const s = this.stats!;
@@ -261,6 +262,7 @@ export class Replica {
       s.prefixQueryTokens += r.promptTokens;
       s.generationTokens++;
       s.h.ttft?.observe((tMs - r.arrivalMs) / 1000);
+      if (s.h.ttft !== null) this.component.truth.record('ttft', tMs, (tMs - r.arrivalMs) / 1000, 1, this.instance.id);
       r.observer?.firstToken(r, tMs);
       r.listener?.onTokens(1, tMs, 0);
     },
@@ -270,7 +272,7 @@ export class Replica {
       if (reason === 'stop') s.finishedStop++;
       else s.finishedLength++;
       s.http2xx++;
-      recordFinished(s, r, tMs);
+      recordFinished(s, r, tMs, this.component.truth, this.instance.id);
       this.end(r, { kind: 'finished', reason }, tMs);
     },
     aborted: (r: SimRequest, tMs: number) => {
@@ -278,7 +280,7 @@ export class Replica {
       s.finishedAbort++;
       if (r.firstTokenMs >= 0) s.http2xx++;
       else s.http5xx++;
-      recordFinished(s, r, tMs);
+      recordFinished(s, r, tMs, this.component.truth, this.instance.id);
       this.end(r, r.firstTokenMs >= 0 ? { kind: 'aborted', message: 'engine failure mid-stream' } : { kind: 'rejected', status: 500, message: 'engine failure' }, tMs);
     },
     preempted: (r: SimRequest) => {

@@ -5,6 +5,7 @@
  */
 import * as B from './buckets.js';
 import { Histogram, buckets125 } from './histogram.js';
+import type { LatencyTruth } from './latency-truth.js';
 import type { SimRequest } from './request.js';
 import type { EngineKind } from './spec.js';
 
@@ -130,12 +131,18 @@ export class EngineStats {
   }
 }
 
-/** Records a finished (or aborted) request's latencies and lengths in the engine's histograms. */
-export function recordFinished(s: EngineStats, r: SimRequest, tMs: number): void {
+/**
+ * Records a finished (or aborted) request's latencies and lengths in the engine's histograms, and
+ * its end-to-end latency and time per output token in `truth` (served on `instance`) where the
+ * engine has those histograms.
+ */
+export function recordFinished(s: EngineStats, r: SimRequest, tMs: number, truth?: LatencyTruth, instance = ''): void {
   const h = s.h;
   const sched = r.scheduledMs >= 0 ? r.scheduledMs : tMs;
   const first = r.firstTokenMs >= 0 ? r.firstTokenMs : tMs;
-  h.e2e?.observe((tMs - r.arrivalMs) / 1000);
+  const e2eS = (tMs - r.arrivalMs) / 1000;
+  h.e2e?.observe(e2eS);
+  if (h.e2e !== null) truth?.record('e2e', tMs, e2eS, 1, instance);
   h.queue?.observe((sched - r.arrivalMs) / 1000);
   h.inference?.observe((tMs - sched) / 1000);
   h.prefill?.observe((first - sched) / 1000);
@@ -145,5 +152,9 @@ export function recordFinished(s: EngineStats, r: SimRequest, tMs: number): void
   h.maxTokens?.observe(r.maxTokens);
   h.paramsN?.observe(1);
   h.preemptions?.observe(r.preemptions);
-  if (r.generated > 1) h.tpot?.observe((tMs - first) / 1000 / (r.generated - 1));
+  if (r.generated > 1 && h.tpot !== null) {
+    const tpotS = (tMs - first) / 1000 / (r.generated - 1);
+    h.tpot.observe(tpotS);
+    truth?.record('tpot', tMs, tpotS, 1, instance);
+  }
 }

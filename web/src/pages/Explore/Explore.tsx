@@ -5,6 +5,7 @@
  * view.
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { layoutLabels } from '../../../../src/dashboards/index.js';
 import { AREA_TITLES, CATALOG, type MetricDef } from '../../../../src/semconv/index.js';
 import { formatDurationMs, formatValue } from '../../format/units.js';
 import { SegmentedControl } from '../../components/SegmentedControl/SegmentedControl.js';
@@ -255,7 +256,7 @@ function MetricDoc({ m, active }: { m: MetricDef; active: boolean }): ReactNode 
       {m.type === 'histogram' && (
         <p className="muted small-print">
           Series: <span className="mono">{m.name}_bucket</span>, <span className="mono">_sum</span>, <span className="mono">_count</span>. Quantile:{' '}
-          <span className="mono">histogram_quantile(0.99, sum by (le) (rate({m.name}_bucket[5m])))</span>
+          <span className="mono">histogram_quantile(0.99, sum by (le, {layoutLabels(m.name)[0]}) (rate({m.name}_bucket[5m])))</span> (per layout source: engines and front doors bucket differently)
         </p>
       )}
     </article>

@@ -1,9 +1,11 @@
 /**
  * Classic-histogram buckets over time → a heatmap matrix: per time step, the count in each bucket
  * (the difference of successive cumulative `le` buckets). Series that differ in labels besides
- * `le` (engines with different bucket layouts) are differenced separately and then added into
- * the bucket of the union that has the same upper bound, so mixing layouts never produces
- * negative counts.
+ * `le` (engines with different bucket layouts, docs/design/histogram-layouts.md) are differenced
+ * separately, so mixing layouts never produces negative counts; each source's bucket is then
+ * spread over the rows of the union of all bounds that it covers, in proportion to their width
+ * (the linear interpolation `histogram_quantile` assumes), so a wide bucket of one layout is not
+ * drawn as if all its requests sat in a narrow row of another.
  */
 import type { RangeSeries } from '../../../../src/query/index.js';
 import { parseSampleValue } from '../../../../src/query/index.js';
@@ -51,8 +53,10 @@ export function bucketsToHeatmap(series: readonly RangeSeries[], w: QueryWindow)
   for (const group of groups.values()) {
     group.sort((a, b) => parseLe(a.metric.le) - parseLe(b.metric.le));
     cum.fill(0);
-    for (const s of group) {
-      const b = upperIndex.get(parseLe(s.metric.le))!;
+    for (let g = 0; g < group.length; g++) {
+      const s = group[g];
+      const hi = parseLe(s.metric.le);
+      const rows = spread(g === 0 ? Math.min(0, hi) : parseLe(group[g - 1].metric.le), hi, uppers, upperIndex);
       const cur = new Float64Array(n).fill(Number.NaN);
       for (const [t, v] of s.values) {
         const i = Math.round((t * 1000 - w.startMs) / w.stepMs);
@@ -62,7 +66,7 @@ export function bucketsToHeatmap(series: readonly RangeSeries[], w: QueryWindow)
         const c = cur[i];
         if (Number.isNaN(c)) continue;
         const d = c - cum[i];
-        if (d > 0) counts[i * uppers.length + b] += d;
+        if (d > 0) for (const [row, share] of rows) counts[i * uppers.length + row] += d * share;
         if (c > cum[i]) cum[i] = c;
       }
     }
@@ -70,4 +74,20 @@ export function bucketsToHeatmap(series: readonly RangeSeries[], w: QueryWindow)
   let max = 0;
   for (const c of counts) if (c > max) max = c;
   return { xs, uppers, counts, max };
+}
+
+/**
+ * The rows of `uppers` that the bucket (lo, hi] covers, each with its share of the bucket's width.
+ * A bucket without a finite width (the first one at or below 0, the `+Inf` one) goes whole to the
+ * row of its upper bound.
+ */
+function spread(lo: number, hi: number, uppers: readonly number[], upperIndex: ReadonlyMap<number, number>): [number, number][] {
+  const top = upperIndex.get(hi)!;
+  if (!Number.isFinite(hi) || !(hi > lo)) return [[top, 1]];
+  const out: [number, number][] = [];
+  for (let row = top; row >= 0 && uppers[row] > lo; row--) {
+    const from = Math.max(lo, row === 0 ? lo : uppers[row - 1]);
+    out.push([row, (uppers[row] - from) / (hi - lo)]);
+  }
+  return out;
 }

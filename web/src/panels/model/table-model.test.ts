@@ -149,7 +149,24 @@ describe('heatmap', () => {
     ];
     const h = bucketsToHeatmap(series, w);
     expect(h.uppers).toEqual([10, 20, Number.POSITIVE_INFINITY]);
-    expect([...h.counts]).toEqual([5, 2, 1]);
+    // b's (0, 20] bucket covers the rows (0, 10] and (10, 20] half each.
+    expect([...h.counts]).toEqual([6, 1, 1]);
+  });
+
+  it('spreads a wide bucket over the narrower rows it covers, by width', () => {
+    const w = { startMs: 0, endMs: 0, stepMs: 1000 };
+    const series: RangeSeries[] = [
+      { metric: { le: '100', engine: 'vllm' }, values: [[0, '0']] },
+      { metric: { le: '200', engine: 'vllm' }, values: [[0, '0']] },
+      { metric: { le: '500', engine: 'vllm' }, values: [[0, '0']] },
+      { metric: { le: '+Inf', engine: 'vllm' }, values: [[0, '0']] },
+      { metric: { le: '100', engine: 'sglang' }, values: [[0, '0']] },
+      { metric: { le: '500', engine: 'sglang' }, values: [[0, '8']] },
+      { metric: { le: '+Inf', engine: 'sglang' }, values: [[0, '9']] },
+    ];
+    const h = bucketsToHeatmap(series, w);
+    expect(h.uppers).toEqual([100, 200, 500, Number.POSITIVE_INFINITY]);
+    expect([...h.counts]).toEqual([0, 2, 6, 1]);
   });
 });
 
