@@ -43,6 +43,7 @@ export function demoBanner(base: string, targets: number, scenario: string, gate
     '',
     'Inject a fault (the ground truth is at /api/v1/sim/ground-truth):',
     `  curl -s -X POST ${base}/api/v1/sim/faults -d '{"kind":"kv-cache-pressure","scope":{"component":"gpt-oss-20b"},"duration":"10m"}'`,
+    `  clear it early: curl -s -X DELETE ${base}/api/v1/sim/faults/<id>  (the "id" in the answer)`,
     'Fault kinds:',
     ...faultMenu().map((l) => `  ${l}`),
     '',

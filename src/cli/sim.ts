@@ -83,6 +83,7 @@ export async function simCommand(argv: string[]): Promise<number> {
       `  ground truth: ${values['ground-truth']}  and  GET ${run.url}/api/v1/sim/ground-truth`,
       `  OpenAI API:   POST ${run.url}/v1/chat/completions  {"model": "openai/gpt-oss-20b", "messages": [...], "stream": true}`,
       `  Inject a fault:  curl -X POST ${run.url}/api/v1/sim/faults -d '{"kind":"slow-instance","scope":{"instance":"chat-prod-i1"},"duration":"10m"}'`,
+      `  Clear one:       curl -X DELETE ${run.url}/api/v1/sim/faults/<id>`,
       `  Fault kinds:  ${FAULT_KINDS.join(', ')}`,
       '',
     ].join('\n'),
