@@ -1,7 +1,25 @@
 import { parseDurationMs } from '../model/index.js';
+import { SCENARIOS } from '../sim/index.js';
 
-/** A command-line usage error: printed with the usage text, exit status 2. */
-export class UsageError extends Error {}
+/**
+ * A command-line usage error: exit status 2, the message printed with the top-level usage text,
+ * or alone when `withUsage` is false (the message already says what would be valid, and a page of
+ * commands would bury it).
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly withUsage = true,
+  ) {
+    super(message);
+  }
+}
+
+/** The usage error of a `--scenario` value that names no built-in scenario: it lists the valid names. */
+export function unknownScenarioError(name: string): UsageError {
+  const names = ['demo', ...Object.keys(SCENARIOS), 'fleet-<N> (N from 1 to 5000)'];
+  return new UsageError(`unknown --scenario ${JSON.stringify(name)}; valid scenarios: ${names.join(', ')} ('infersight sim --list' describes them)`, false);
+}
 
 const SIZE_UNITS: Record<string, number> = {
   B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3, TIB: 1024 ** 4,

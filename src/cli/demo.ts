@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, faultMenu, parseListenAddress, startDemo } from '../server/index.js';
 import { isScenarioName } from '../sim/index.js';
-import { UsageError, parseDurationFlag, parsePositiveFlag } from './args.js';
+import { UsageError, parseDurationFlag, parsePositiveFlag, unknownScenarioError } from './args.js';
+import { rethrowListenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight demo`. */
@@ -42,6 +43,7 @@ export function demoBanner(base: string, targets: number, scenario: string, gate
     '',
     'Inject a fault (the ground truth is at /api/v1/sim/ground-truth):',
     `  curl -s -X POST ${base}/api/v1/sim/faults -d '{"kind":"kv-cache-pressure","scope":{"component":"gpt-oss-20b"},"duration":"10m"}'`,
+    `  clear it early: curl -s -X DELETE ${base}/api/v1/sim/faults/<id>  (the "id" in the answer)`,
     'Fault kinds:',
     ...faultMenu().map((l) => `  ${l}`),
     '',
@@ -84,9 +86,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   }
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
-  if (!isScenarioName(values.scenario)) {
-    throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
-  }
+  if (!isScenarioName(values.scenario)) throw unknownScenarioError(values.scenario);
   parseDurationFlag('scrape-interval', values['scrape-interval']);
   try {
     parseListenAddress(values.listen);
@@ -108,6 +108,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
       ? false
       : { listen: gwListen ?? '127.0.0.1:9310', listenRequired: gwListen !== undefined, share, maxPerSec: parsePositiveFlag('gateway.max-rps', values['gateway.max-rps'], false) };
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
+  // Only an address the user gave can be busy: the gateway's default falls back to a free port.
+  const listenFlags = { '--listen': values.listen, '--gateway.listen': gwListen === 'off' ? undefined : gwListen };
   const demo = await startDemo({
     gateway,
     listen: values.listen,
@@ -118,7 +120,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
     scrapeInterval: values['scrape-interval'],
     logger,
     clock: systemClock,
-  });
+  }).catch(rethrowListenError(listenFlags));
   await demo.server.ready;
   const a = demo.server.http.address;
   const base = `http://${a.address}:${a.port}`;

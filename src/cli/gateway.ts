@@ -5,6 +5,7 @@ import { LogfmtLogger, parseListenAddress } from '../server/index.js';
 import { RemoteWriteAppendable, type Appendable } from '../storage/index.js';
 import { Db } from '../tsdb/index.js';
 import { UsageError } from './args.js';
+import { rethrowListenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight gateway`. */
@@ -78,10 +79,13 @@ export async function gatewayCommand(argv: string[]): Promise<number> {
   if (config === null) return 1;
   const db = values.data === undefined ? null : await Db.open({ dir: values.data, logger, clock: systemClock });
   const appendable: Appendable = db ?? (rw === undefined ? discard : new RemoteWriteAppendable(rw));
-  const gw = await startGateway({ config, appendable, listen: values.listen, logger, now: systemClock }).catch(async (e: unknown) => {
-    await db?.close();
-    throw e;
-  });
+  const listenFlags = values.listen !== undefined ? { '--listen': values.listen } : { [`'listen' in ${file}`]: config.listen };
+  const gw = await startGateway({ config, appendable, listen: values.listen, logger, now: systemClock })
+    .catch(rethrowListenError(listenFlags))
+    .catch(async (e: unknown) => {
+      await db?.close();
+      throw e;
+    });
   logger.info('ready', { address: gw.address, models: config.models.length, metrics: db !== null ? `store ${values.data ?? ''}` : (rw ?? 'GET /metrics only') });
   process.on('SIGHUP', () => {
     load().then(

@@ -1,6 +1,7 @@
 import { UsageError } from './args.js';
 import { demoCommand } from './demo.js';
 import { gatewayCommand } from './gateway.js';
+import { ListenError } from './listen-error.js';
 import { serveCommand } from './serve.js';
 import { simCommand } from './sim.js';
 
@@ -40,8 +41,13 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) {
-      console.error(`infersight: ${(e as Error).message}\n\n${USAGE}`);
+      console.error(e instanceof UsageError && !e.withUsage ? `infersight: ${e.message}` : `infersight: ${(e as Error).message}\n\n${USAGE}`);
       return 2;
+    }
+    // A busy or forbidden listen address: one line naming the flag, no stack (listen-error.ts).
+    if (e instanceof ListenError) {
+      console.error(`infersight: ${e.message}`);
+      return 1;
     }
     throw e;
   }

@@ -7,6 +7,7 @@ import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
 import { untilSignal } from './until-signal.js';
 import { UsageError, parseBytes, parseDurationFlag } from './args.js';
+import { rethrowListenError } from './listen-error.js';
 
 /** Usage text of `infersight serve`. */
 export const SERVE_USAGE = `Usage: infersight serve [flags]
@@ -165,6 +166,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
       return 1;
     }
   }
+  // The addresses a listener may fail on, by the flag (or file setting) that chose them; the OTLP
+  // default only warns when busy, so it is named only when given.
+  const listenFlags = {
+    '--listen': values.listen,
+    '--otlp.listen': otlpListen?.required === true ? otlpListen.address : undefined,
+    [values['gateway.listen'] !== undefined ? '--gateway.listen' : `'listen' in ${gatewayFile ?? ''}`]: gateway === undefined ? undefined : (gateway.listen ?? gateway.config.listen),
+  };
   const server = await startServer({
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
@@ -175,7 +183,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     gateway,
     logger,
     clock: systemClock,
-  });
+  }).catch(rethrowListenError(listenFlags));
   await server.ready;
   const a = server.http.address;
   logger.info('ready', { address: `${a.address}:${a.port}`, data: values.data, ...(server.gateway === null ? {} : { gateway: server.gateway.address }) });

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, isScenarioName, startSimulation } from '../sim/index.js';
 import { LogfmtLogger } from '../server/index.js';
-import { UsageError, parsePositiveFlag } from './args.js';
+import { UsageError, parsePositiveFlag, unknownScenarioError } from './args.js';
+import { rethrowListenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight sim`. */
@@ -61,7 +62,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   }
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
-  if (!isScenarioName(values.scenario)) throw new UsageError(`unknown --scenario ${JSON.stringify(values.scenario)}; run 'infersight sim --list'`);
+  if (!isScenarioName(values.scenario)) throw unknownScenarioError(values.scenario);
   const speed = parsePositiveFlag('speed', values.speed, false);
   const seed = parsePositiveFlag('seed', values.seed, true);
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
@@ -73,7 +74,7 @@ export async function simCommand(argv: string[]): Promise<number> {
     fileSdPath: values['file-sd'],
     groundTruthPath: values['ground-truth'],
     logger,
-  });
+  }).catch(rethrowListenError({ '--listen': values.listen }));
   const targets = run.targets();
   process.stdout.write(
     [
@@ -82,6 +83,7 @@ export async function simCommand(argv: string[]): Promise<number> {
       `  ground truth: ${values['ground-truth']}  and  GET ${run.url}/api/v1/sim/ground-truth`,
       `  OpenAI API:   POST ${run.url}/v1/chat/completions  {"model": "openai/gpt-oss-20b", "messages": [...], "stream": true}`,
       `  Inject a fault:  curl -X POST ${run.url}/api/v1/sim/faults -d '{"kind":"slow-instance","scope":{"instance":"chat-prod-i1"},"duration":"10m"}'`,
+      `  Clear one:       curl -X DELETE ${run.url}/api/v1/sim/faults/<id>`,
       `  Fault kinds:  ${FAULT_KINDS.join(', ')}`,
       '',
     ].join('\n'),

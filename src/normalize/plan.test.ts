@@ -42,6 +42,24 @@ describe('planSeries', () => {
     expect(plan('vllm:cache_config_info', { num_gpu_blocks: 'x', block_size: '16' }).labels.metricName).toBe('llm_kv_cache_block_size_tokens');
   });
 
+  it.each<[Record<string, string>, PlanOptions, number]>([
+    [{ __name__: 'vllm:request_max_num_generation_tokens_bucket', le: '10' }, base, 0],
+    [{ __name__: 'DCGM_FI_DEV_VGPU_LICENSE_STATUS', gpu: '0' }, base, 0],
+    [{ __name__: 'sglang:func_latency_seconds_count', name: 'generate_request' }, base, 0],
+    [{ __name__: 'vllm:request_max_num_generation_tokens_count' }, { ...base, keepRaw: true }, 1],
+  ])('drops a metric the catalog leaves out on purpose: %j (raw with keepRaw)', (labels, options, outputs) => {
+    const l = Labels.from(labels);
+    const plans = planSeries(l, index, options);
+    expect(plans).toHaveLength(outputs);
+    for (const p of plans) expect(p.labels).toBe(l);
+  });
+
+  it('drops a generic dropped name only when the hint names its engine', () => {
+    const dropped = buildMappingIndex([], [{ name: 'BatchStatus', needsHint: true, metric: { source: 'djl', metric: 'BatchStatus', type: 'gauge', reason: 'test.' } }]);
+    expect(planSeries(Labels.from({ __name__: 'BatchStatus', job: 'djl-lmi' }), dropped, base)).toEqual([]);
+    expect(planSeries(Labels.from({ __name__: 'BatchStatus', job: 'other' }), dropped, base)).toHaveLength(1);
+  });
+
   it('passes an info series through when no value can be read from it', () => {
     const l = Labels.from({ __name__: 'vllm:cache_config_info', cache_dtype: 'auto' });
     expect(planSeries(l, index, base).map((o) => o.labels)).toEqual([l]);

@@ -3,8 +3,10 @@ import {
   CONVERSIONS,
   IDENTITY_LABELS,
   MAPPING_ROWS,
+  droppedSeries,
   SOURCES,
   SOURCE_IDS,
+  type DroppedSeries,
   type MappingRow,
   type SourceId,
   type SourceInfo,
@@ -37,18 +39,24 @@ export interface PlanOptions {
   readonly hintLabels: readonly string[];
 }
 
-/** The mapping rows by exposed series name: the normalizer's lookup table. */
-export type MappingIndex = ReadonlyMap<string, readonly MappingRow[]>;
+/**
+ * The normalizer's lookup table, by exposed series name: the mapping rows, and the series of the
+ * metrics the catalog leaves out on purpose (`DROPPED_METRICS`).
+ */
+export interface MappingIndex {
+  readonly rows: ReadonlyMap<string, readonly MappingRow[]>;
+  readonly dropped: ReadonlyMap<string, DroppedSeries>;
+}
 
-/** Builds the lookup table from the catalog's mapping rows. */
-export function buildMappingIndex(rows: readonly MappingRow[] = MAPPING_ROWS): MappingIndex {
+/** Builds the lookup table from the catalog's mapping rows and dropped series. */
+export function buildMappingIndex(rows: readonly MappingRow[] = MAPPING_ROWS, dropped: readonly DroppedSeries[] = droppedSeries()): MappingIndex {
   const index = new Map<string, MappingRow[]>();
   for (const row of rows) {
     const list = index.get(row.from);
     if (list === undefined) index.set(row.from, [row]);
     else list.push(row);
   }
-  return index;
+  return { rows: index, dropped: new Map(dropped.map((d) => [d.name, d])) };
 }
 
 const IDENTITY = new Set<string>([...IDENTITY_LABELS, 'dp_rank']);
@@ -140,11 +148,18 @@ function unifiedPlan(labels: Labels, row: MappingRow): OutputPlan | undefined {
  * 3. Rows with a label selector apply only when the series' labels match it.
  * 4. Each remaining row gives one unified series; with `keepRaw` the series is also written
  *    unchanged. When no row applies, or none could be built, the series passes through unchanged:
- *    the normalizer never drops data it cannot express.
+ *    the normalizer never drops data it cannot express...
+ * 5. ...except the series of `DROPPED_METRICS` (their engine named by prefix or hint, as above):
+ *    metrics the catalog leaves out on purpose give no output, or only the raw series with
+ *    `keepRaw`.
  */
 export function planSeries(labels: Labels, index: MappingIndex, options: PlanOptions): OutputPlan[] {
-  const rows = index.get(labels.metricName);
-  if (rows === undefined) return [passThrough(labels)];
+  const rows = index.rows.get(labels.metricName);
+  if (rows === undefined) {
+    const d = index.dropped.get(labels.metricName);
+    if (d === undefined || (d.needsHint && resolveHint(labels, options) !== d.metric.source)) return [passThrough(labels)];
+    return options.keepRaw ? [passThrough(labels)] : [];
+  }
   let hint: SourceId | undefined | null = null;
   const outputs: OutputPlan[] = [];
   for (const row of rows) {

@@ -215,6 +215,15 @@ export const PHASE_METRICS = [
     sources: [tgi('tgi_batch_forward_duration', 'histogram', { note: 'TGI label method becomes phase' })],
   },
   {
+    name: 'llm_cuda_graph_used',
+    type: 'gauge',
+    unit: '',
+    help: 'Whether the latest batch ran as a captured CUDA graph (1) or eagerly (0); an engine that never uses CUDA graphs decodes far below its benchmark.',
+    labels: [],
+    stability: 'experimental',
+    sources: [sglang('sglang:is_cuda_graph', 'gauge', { note: 'per scheduler (tp_rank, pp_rank)' })],
+  },
+  {
     name: 'llm_gpu_execution_seconds_total',
     type: 'counter',
     unit: 'seconds',

@@ -17,6 +17,7 @@ export const PRESSURE_METRICS = [
       sglang('sglang:num_running_reqs', 'gauge'),
       tgi('tgi_batch_current_size', 'gauge'),
       trtllm('trtllm_num_requests_running', 'gauge'),
+      djl('RollingBatchSize', 'gauge', { note: 'the rolling batch size averaged over the latest steps' }),
       trtllmTriton('nv_trt_llm_request_metrics', 'gauge', { match: { request_type: 'active' } }),
     ],
   },

@@ -29,5 +29,6 @@ export {
   type FamilyMember,
   type MappingRow,
 } from './mapping.js';
+export { DROPPED_METRICS, droppedSeries, type DroppedMetric, type DroppedSeries } from './dropped.js';
 export { catalogMetadata, type MetricMetadata } from './metadata.js';
 export { renderMetricsDoc } from './render-doc.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG, engineRenames, mappingTable, renderMetricsDoc, SOURCE_IDS, type SourceId } from './index.js';
+import { CATALOG, DROPPED_METRICS, MAPPING_ROWS, droppedSeries, engineRenames, mappingTable, renderMetricsDoc, SOURCE_IDS, type SourceId } from './index.js';
 
 describe('mapping tables', () => {
   it.each([
@@ -63,6 +63,15 @@ describe('mapping tables', () => {
   });
 });
 
+describe('DROPPED_METRICS', () => {
+  it('drops no name that a mapping row maps, and says why in a sentence', () => {
+    const mapped = new Set(MAPPING_ROWS.map((r) => r.from));
+    for (const d of droppedSeries()) expect(mapped.has(d.name), d.name).toBe(false);
+    for (const m of DROPPED_METRICS) expect(m.reason).toMatch(/^[A-Z].*\.$/);
+    expect(droppedSeries().map((d) => d.name)).toContain('vllm:request_max_num_generation_tokens_bucket');
+  });
+});
+
 describe('renderMetricsDoc', () => {
   it('is deterministic and names every metric and every engine', () => {
     const doc = renderMetricsDoc();
@@ -70,5 +79,6 @@ describe('renderMetricsDoc', () => {
     expect(doc.endsWith('\n')).toBe(true);
     for (const m of CATALOG) expect(doc).toContain(`\`${m.name}\``);
     for (const id of SOURCE_IDS) expect(doc).toContain(`(\`${id}\`)`);
+    for (const m of DROPPED_METRICS) expect(doc).toContain(`\`${m.metric}\``);
   });
 });

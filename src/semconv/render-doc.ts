@@ -1,4 +1,5 @@
 import { AREA_TITLES, CATALOG, IDENTITY_LABELS } from './catalog.js';
+import { DROPPED_METRICS } from './dropped.js';
 import { engineRenames, mappingTable } from './mapping.js';
 import { CONVERSIONS, SOURCES, SOURCE_IDS } from './sources.js';
 import { AREAS, type MetricDef, type SourceMetric } from './types.js';
@@ -42,7 +43,8 @@ function engineSection(): string[] {
   lines.push(
     'Each row is one exposed series name (suffix included) and the unified series it becomes. ',
     'Histogram families map member by member: `_bucket` (its `le` rescaled when the unit changes), ',
-    '`_sum` (rescaled), `_count` (unchanged). Anything not listed passes through unchanged.',
+    '`_sum` (rescaled), `_count` (unchanged). The metrics under "Engine metrics left out on purpose" are ',
+    'dropped; anything else not listed passes through unchanged.',
     '',
   );
   for (const id of SOURCE_IDS) {
@@ -77,6 +79,22 @@ function renameSection(): string[] {
   return lines;
 }
 
+function droppedSection(): string[] {
+  const lines = [
+    '## Engine metrics left out on purpose',
+    '',
+    'The normalizer drops these (`--normalize.keep-raw` keeps them under their engine names): each repeats',
+    'a catalog metric or measures nothing about inference. An engine metric that is neither mapped nor',
+    'listed here passes through under its own name.',
+    '',
+    '| engine | metric | type | why |',
+    '| --- | --- | --- | --- |',
+  ];
+  for (const m of DROPPED_METRICS) lines.push(`| ${m.source} | ${code(m.metric)} | ${m.type} | ${cell(m.reason)} |`);
+  lines.push('');
+  return lines;
+}
+
 /** docs/metrics.md, generated from the catalog (`npm run gen-metrics-doc` writes it). */
 export function renderMetricsDoc(): string {
   const stable = CATALOG.filter((m) => m.stability === 'stable').length;
@@ -101,6 +119,7 @@ export function renderMetricsDoc(): string {
     ...catalogSection(),
     ...engineSection(),
     ...renameSection(),
+    ...droppedSection(),
   ];
   return lines.join('\n');
 }

@@ -6,9 +6,13 @@
  * - `GET /api/v1/sim/faults`: the fault kinds with their parameters and effects.
  * - `POST /api/v1/sim/faults`: injects a fault, body `{"kind", "scope"?, "duration"?: "10m",
  *   "startIn"?: "0s", "params"?}`; answers its ground-truth entry.
+ * - `DELETE /api/v1/sim/faults/<id>`: clears a fault (scenario or injected) now; answers its
+ *   ground-truth entry, whose end is now the clearing time. 400 for an id that is not a positive
+ *   integer, 404 for one no fault has.
  * - `GET /api/v1/sim/targets`: the file_sd target groups.
  *
- * Answers use the Prometheus API envelope (`{"status":"success","data":...}`).
+ * Answers use the Prometheus API envelope (`{"status":"success","data":...}`; errors
+ * `{"status":"error","errorType":"bad_data"|"not_found","error":...}`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDurationMs } from '../model/index.js';
@@ -26,6 +30,8 @@ export interface SimApiHandlers {
   readonly getGroundTruth: SimHandler;
   readonly getFaults: SimHandler;
   readonly postFault: SimHandler;
+  /** Takes the fault id from the path (`/api/v1/sim/faults/<id>`, decoded) as its third argument. */
+  readonly deleteFault: (req: IncomingMessage, res: ServerResponse, id: string) => Promise<void>;
   readonly getTargets: SimHandler;
 }
 
@@ -75,7 +81,13 @@ export function parseFaultRequest(sim: Simulation, body: unknown): FaultSpec | s
   return { kind: b.kind as FaultKind, startMs: startIn, endMs: startIn + duration, scope: s, params };
 }
 
-/** Builds the handlers over `sim`; `fileSd` gives the current target groups, `onFault` is told of injections. */
+/** A fault id in a path: a positive integer, as the ground truth numbers faults from 1. */
+const FAULT_ID = /^[1-9][0-9]{0,14}$/;
+
+/**
+ * Builds the handlers over `sim`; `fileSd` gives the current target groups, `onFault` is told of
+ * every injected or cleared fault (its new ground-truth entry).
+ */
 export function simApiHandlers(sim: Simulation, fileSd: () => FileSdGroup[], onFault?: (e: GroundTruthEntry) => void): SimApiHandlers {
   return {
     getGroundTruth: async (_req, res) => send(res, 200, { status: 'success', data: sim.groundTruth() }),
@@ -96,6 +108,20 @@ export function simApiHandlers(sim: Simulation, fileSd: () => FileSdGroup[], onF
         return;
       }
       const entry = sim.injectFault(spec);
+      onFault?.(entry);
+      send(res, 200, { status: 'success', data: entry });
+    },
+    deleteFault: async (req, res, id) => {
+      req.resume();
+      if (!FAULT_ID.test(id)) {
+        send(res, 400, { status: 'error', errorType: 'bad_data', error: `invalid fault id ${JSON.stringify(id)}: want the positive integer "id" of a ground-truth entry` });
+        return;
+      }
+      const entry = sim.clearFault(Number(id));
+      if (entry === undefined) {
+        send(res, 404, { status: 'error', errorType: 'not_found', error: `no fault with id ${id} (GET /api/v1/sim/ground-truth lists them)` });
+        return;
+      }
       onFault?.(entry);
       send(res, 200, { status: 'success', data: entry });
     },

@@ -39,7 +39,9 @@ export function sglangFamilies(r: Replica, nowMs: () => number): FamilySet {
   fs.gauge('sglang:num_queue_reqs', 'The number of requests in the waiting queue.', () => b()?.waiting.length ?? 0, SCHED);
   fs.gauge('sglang:cache_hit_rate', 'The prefix cache hit rate.', () => (s().prefixQueryTokens > 0 ? s().cachedTokens / s().prefixQueryTokens : 0), SCHED);
   fs.gauge('sglang:max_total_num_tokens', 'Maximum total number of tokens in the KV cache pool.', () => r.perf?.kvCapacityTokens ?? 0, SCHED);
-  fs.gauge('sglang:is_cuda_graph', 'Whether the batch is using CUDA graph.', () => 1, SCHED);
+  // A replica slowed beyond its instance is the throughput-below-benchmark misconfiguration, which
+  // runs without CUDA graphs (eager mode); every other batch runs as a graph.
+  fs.gauge('sglang:is_cuda_graph', 'Whether the batch is using CUDA graph.', () => (r.limits.slowdown > r.instance.slowdown ? 0 : 1), SCHED);
   fs.gauge('sglang:engine_startup_time', 'The time taken for the engine to start up.', () => r.timings.startupS, SCHED);
   fs.gauge('sglang:engine_load_weights_time', 'The time taken for the engine to load weights.', () => r.timings.loadS, SCHED);
   fs.counter('sglang:num_retracted_requests_total', 'Total number of retracted requests due to kvcache full.', () => s().preemptions, SCHED);

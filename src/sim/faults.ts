@@ -41,7 +41,8 @@ interface ActiveFault {
   readonly id: number;
   readonly spec: FaultSpec;
   readonly startMs: number;
-  readonly endMs: number;
+  /** Moved earlier when the fault is cleared (`clear`). */
+  endMs: number;
   readonly source: 'scenario' | 'injected';
   started: boolean;
   ended: boolean;
@@ -85,6 +86,18 @@ export class FaultTimeline {
   add(spec: FaultSpec, baseMs: number, source: 'scenario' | 'injected'): GroundTruthEntry {
     const f: ActiveFault = { id: this.nextId++, spec, startMs: baseMs + spec.startMs, endMs: baseMs + spec.endMs, source, started: false, ended: false, foreignTargetMiB: 0 };
     this.faults.push(f);
+    return this.entry(f);
+  }
+
+  /**
+   * Ends fault `id` at virtual time `tMs` (a fault already over keeps its end; one not started yet
+   * ends where it would have started: it never takes effect). Its effects stop at the next `apply`
+   * and its ground-truth end becomes the clearing time. Undefined when no fault has that id.
+   */
+  clear(id: number, tMs: number): GroundTruthEntry | undefined {
+    const f = this.faults.find((x) => x.id === id);
+    if (f === undefined) return undefined;
+    f.endMs = Math.max(f.startMs, Math.min(f.endMs, tMs));
     return this.entry(f);
   }
 

@@ -8,7 +8,8 @@
  *   OpenAI-compatible server; `GET /targets/<id>/v1/models`.
  * - `POST /v1/chat/completions`, `/v1/completions`: through the front door and router of the
  *   component whose model (or name) the body names; `GET /v1/models`.
- * - `/api/v1/sim/*`: the control API (api.ts). `GET /-/healthy`.
+ * - `/api/v1/sim/*`: the control API (api.ts), `DELETE /api/v1/sim/faults/<id>` included.
+ *   `GET /-/healthy`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TEXT_CONTENT_TYPE } from '../wire/index.js';
@@ -26,6 +27,15 @@ export interface SimHttpContext extends OpenAiContext {
 function text(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** A path segment decoded; one that is not valid percent-encoding stays as sent (the handler refuses it). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function models(ctx: SimHttpContext, names: string[]): string {
@@ -86,6 +96,8 @@ export async function handleSimRequest(ctx: SimHttpContext, req: IncomingMessage
   if (path === '/api/v1/sim/faults' && method === 'GET') return ctx.api.getFaults(req, res);
   if (path === '/api/v1/sim/faults' && method === 'POST') return ctx.api.postFault(req, res);
   if (path === '/api/v1/sim/targets' && method === 'GET') return ctx.api.getTargets(req, res);
+  const faultPath = /^\/api\/v1\/sim\/faults\/([^/]+)$/.exec(path);
+  if (faultPath !== null && method === 'DELETE') return ctx.api.deleteFault(req, res, decodeSegment(faultPath[1]));
   if (path === '/-/healthy') {
     text(res, 200, 'Infersight simulator is Healthy.\n');
     return;

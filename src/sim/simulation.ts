@@ -95,6 +95,16 @@ export class Simulation {
     return this.faults.add(spec, this.nowMs, 'injected');
   }
 
+  /**
+   * Clears fault `id` now (scenario or injected) and re-applies the timeline at once, so that its
+   * effects are gone before the next tick; undefined when there is no such fault.
+   */
+  clearFault(id: number): GroundTruthEntry | undefined {
+    const entry = this.faults.clear(id, this.nowMs);
+    if (entry !== undefined) this.faults.apply(this.fleet, this.nowMs);
+    return entry;
+  }
+
   /** Every fault of the run: kind, scope, start and end. */
   groundTruth(): GroundTruthEntry[] {
     return this.faults.groundTruth();

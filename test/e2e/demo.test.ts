@@ -66,6 +66,15 @@ describe('infersight demo (whole process)', () => {
     });
     expect(after).toBeGreaterThan(before);
 
+    // Cleared early through the demo server: the ground truth ends it now, long before its 30 minutes.
+    const injected = ((await res.json()) as { data: { id: number; endMs: number } }).data;
+    const cleared = await fetch(`${demo.base}/api/v1/sim/faults/${injected.id}`, { method: 'DELETE' });
+    expect(cleared.status).toBe(200);
+    const end = ((await cleared.json()) as { data: { endMs: number } }).data.endMs;
+    expect(end).toBeLessThan(injected.endMs);
+    expect(end).toBeLessThanOrEqual(Date.now());
+    expect((await fetch(`${demo.base}/api/v1/sim/faults/${injected.id + 100}`, { method: 'DELETE' })).status).toBe(404);
+
     expect(await demo.stop()).toBe(0);
   }, 120_000);
 });

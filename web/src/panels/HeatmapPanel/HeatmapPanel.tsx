@@ -9,7 +9,7 @@ import type { Panel, Unit } from '../../../../src/dashboards/types.js';
 import { compact, formatDateTime, formatValue } from '../../format/units.js';
 import { rampColor, VIRIDIS, withAlpha } from '../../theme/palette.js';
 import { cssVar, useTheme } from '../../theme/theme-store.js';
-import type { AnnotationEvent } from '../model/annotations.js';
+import { annotationGroupGapMs, groupAnnotations, type AnnotationEvent } from '../model/annotations.js';
 import { bucketsToHeatmap, type HeatmapData } from '../model/heatmap.js';
 import { buildPanelQueries, panelFollowsSelection } from '../model/panel-queries.js';
 import { PanelBadges } from '../PanelBadges/PanelBadges.js';
@@ -151,25 +151,32 @@ function HeatmapCanvas(props: {
       const x = M.left + (t + 0.5) * cw;
       ctx.fillText(formatDateTime(heat.xs[t] * 1000, true).slice(11), Math.min(Math.max(x, M.left + 16), width - 20), M.top + ph + 6);
     }
-    // Annotations.
+    // Annotations: markers closer than the grouping distance merge into one with a count.
     const t0 = heat.xs[0] * 1000;
     const span = (heat.xs[nt - 1] - heat.xs[0]) * 1000 || 1;
-    for (const ev of annotations) {
-      if (ev.startMs < t0 || ev.startMs > t0 + span) continue;
-      const x = M.left + ((ev.startMs - t0) / span) * (pw - cw) + cw / 2;
-      ctx.strokeStyle = withAlpha(ev.color, 0.9);
+    for (const g of groupAnnotations(annotations, annotationGroupGapMs(span, pw - cw))) {
+      if (g.startMs < t0 || g.startMs > t0 + span) continue;
+      const x = M.left + ((g.startMs - t0) / span) * (pw - cw) + cw / 2;
+      const color = g.color ?? muted;
+      ctx.strokeStyle = withAlpha(color, 0.9);
       ctx.setLineDash([3, 3]);
       ctx.beginPath();
       ctx.moveTo(Math.round(x) + 0.5, M.top);
       ctx.lineTo(Math.round(x) + 0.5, M.top + ph);
       ctx.stroke();
       ctx.setLineDash([]);
-      ctx.fillStyle = ev.color;
+      ctx.fillStyle = color;
       ctx.beginPath();
       ctx.moveTo(x - 4, M.top);
       ctx.lineTo(x + 4, M.top);
       ctx.lineTo(x, M.top + 6);
       ctx.fill();
+      if (g.events.length > 1) {
+        ctx.font = '600 9px Inter, system-ui, sans-serif';
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'top';
+        ctx.fillText(String(g.events.length), x + 5, M.top);
+      }
     }
   }, [heat, rows, width, height, theme, unit, annotations]);
 

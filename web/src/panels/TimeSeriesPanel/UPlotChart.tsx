@@ -9,7 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Band, Threshold, Unit } from '../../../../src/dashboards/types.js';
 import { formatDateTime, formatValue } from '../../format/units.js';
-import type { AnnotationEvent } from '../model/annotations.js';
+import { ANNOTATION_HOVER_MAX, type AnnotationEvent } from '../model/annotations.js';
 import type { AlignedSeries } from '../model/series.js';
 import { useTheme } from '../../theme/theme-store.js';
 import { chartOptions, chartUnits, eventsNear, refreshThemeColors, seriesOptions, type ChartLive } from './uplot-options.js';
@@ -171,12 +171,13 @@ function ChartTooltip({ u, hover, data, colors, hidden, unit }: UPlotChartProps 
   return (
     <div className="chart-tooltip" style={style} role="tooltip">
       <div className="chart-tooltip-time num">{formatDateTime(t * 1000)}</div>
-      {hover.events.map((ev) => (
+      {hover.events.slice(0, ANNOTATION_HOVER_MAX).map((ev) => (
         <div key={`${ev.annotationId}-${ev.startMs}-${ev.text}`} className="chart-tooltip-event">
           <span className="event-flag" style={{ borderTopColor: ev.color }} aria-hidden="true" />
-          {ev.text}
+          <span className="num">{formatDateTime(ev.startMs).slice(11)}</span> {ev.text}
         </div>
       ))}
+      {hover.events.length > ANNOTATION_HOVER_MAX && <div className="muted">+{hover.events.length - ANNOTATION_HOVER_MAX} more events</div>}
       {shown.map(({ s, i, v }) => (
         <div key={s.key} className="chart-tooltip-row">
           <span className={`swatch${s.reference ? ' dashed' : ''}`} style={{ borderColor: colors[i] }} aria-hidden="true" />

@@ -8,7 +8,7 @@
 import type uPlot from 'uplot';
 import type { Band, Threshold, Unit } from '../../../../src/dashboards/types.js';
 import { formatValue } from '../../format/units.js';
-import type { AnnotationEvent } from '../model/annotations.js';
+import { annotationGroupGapMs, groupAnnotations, groupEventsAt, type AnnotationEvent, type AnnotationGroup } from '../model/annotations.js';
 import type { SeriesData } from '../model/series.js';
 import { cssVar } from '../../theme/theme-store.js';
 import { withAlpha } from '../../theme/palette.js';
@@ -250,13 +250,13 @@ function drawAnnotations(u: uPlot, live: ChartLive): void {
   const { left, top, width, height } = u.bbox;
   const dpr = devicePixelRatio;
   ctx.save();
-  // Events closer than a few pixels share one marker: a dense burst reads as one mark, not a fence.
-  let lastX = Number.NEGATIVE_INFINITY;
-  for (const ev of live.annotations) {
-    const x0 = Math.round(u.valToPos(ev.startMs / 1000, 'x', true));
-    if (x0 < left || x0 > left + width || x0 - lastX < 6 * dpr) continue;
-    lastX = x0;
-    ctx.strokeStyle = withAlpha(ev.color, 0.7);
+  // Events closer than a few pixels share one marker with their count: a dense burst reads as one
+  // mark, not a fence; the hover lists the events.
+  for (const g of chartAnnotationGroups(u, live.annotations)) {
+    const x0 = Math.round(u.valToPos(g.startMs / 1000, 'x', true));
+    if (x0 < left || x0 > left + width) continue;
+    const color = g.color ?? live.muted;
+    ctx.strokeStyle = withAlpha(color, 0.7);
     ctx.lineWidth = 1 * dpr;
     ctx.setLineDash([2 * dpr, 3 * dpr]);
     ctx.beginPath();
@@ -265,15 +265,38 @@ function drawAnnotations(u: uPlot, live: ChartLive): void {
     ctx.stroke();
     ctx.setLineDash([]);
     // A small flag at the top: a triangle, so the marker reads without its colour.
-    ctx.fillStyle = ev.color;
+    ctx.fillStyle = color;
     ctx.beginPath();
     ctx.moveTo(x0 - 4 * dpr, top);
     ctx.lineTo(x0 + 4 * dpr, top);
     ctx.lineTo(x0, top + 6 * dpr);
     ctx.closePath();
     ctx.fill();
+    if (g.events.length > 1) {
+      ctx.font = `600 ${9 * dpr}px Inter, system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(String(g.events.length), x0 + 5 * dpr, top);
+    }
   }
   ctx.restore();
+}
+
+/**
+ * The chart's annotation groups at its current zoom: events whose markers would stand closer than
+ * `annotationGroupGapMs` share one (`groupAnnotations`). Drawing and hover both use it.
+ */
+export function chartAnnotationGroups(u: uPlot, events: readonly AnnotationEvent[]): AnnotationGroup[] {
+  if (events.length === 0) return [];
+  const widthCss = u.bbox.width / devicePixelRatio;
+  return groupAnnotations(events, annotationGroupGapMs(msPerCssPixel(u) * widthCss, widthCss));
+}
+
+/** Milliseconds of the x scale per CSS pixel of the plot. */
+function msPerCssPixel(u: uPlot): number {
+  const { min, max } = u.scales.x;
+  if (min === undefined || max === undefined) return 0;
+  return ((max - min) * 1000) / Math.max(1, u.bbox.width / devicePixelRatio);
 }
 
 function drawThresholds(u: uPlot, live: ChartLive): void {
@@ -297,11 +320,8 @@ function drawThresholds(u: uPlot, live: ChartLive): void {
   ctx.restore();
 }
 
-/** The annotation events within `px` CSS pixels of the cursor. */
+/** The annotation events of the marker groups within `px` CSS pixels of the cursor: a group's hover lists all its events. */
 export function eventsNear(u: uPlot, events: readonly AnnotationEvent[], leftCss: number, px = 6): AnnotationEvent[] {
-  return events.filter((ev) => {
-    const x0 = u.valToPos(ev.startMs / 1000, 'x');
-    const x1 = u.valToPos(ev.endMs / 1000, 'x');
-    return leftCss >= x0 - px && leftCss <= Math.max(x0, x1) + px;
-  });
+  if (events.length === 0) return [];
+  return groupEventsAt(chartAnnotationGroups(u, events), u.posToVal(leftCss, 'x') * 1000, px * msPerCssPixel(u));
 }
