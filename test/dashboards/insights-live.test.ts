@@ -27,14 +27,12 @@ const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
   'frontdoor-errors/connection': 'only the gateway writes llm_client_errors_total (timeouts, resets)',
 };
 
-/** With a hex cell clicked (one instance), queries that only the per-component front door answers go empty too. */
+/**
+ * With a hex cell clicked (one instance): the front door's and the platform's series carry the
+ * replica they are about, so every panel keeps its data; only these flags and spreads go empty.
+ */
 const EXPECTED_EMPTY_FOR_ONE_INSTANCE: Readonly<Record<string, string>> = {
   ...EXPECTED_EMPTY,
-  'token-latency/client_e2e': "the demo front door is per component: its series carry the scrape address as instance, not a fleet instance (the gateway's carry it)",
-  'token-latency/client_ttft': 'per-component front door, as above',
-  'model-vs-overhead/overhead': 'per-component front door, as above',
-  'frontdoor-errors/status': 'per-component front door, as above',
-  'frontdoor-errors/mid_stream': 'per-component front door, as above',
   'az-traffic/dark': 'a flag: the clicked instance serves',
   'az-traffic/skewed': 'a flag: one instance is one AZ, its share is all',
   'engine-errors/failed': 'the instance runs vLLM and SGLang; in the demo only DJL/LMI (ServerError) reports llm_request_errors_total',

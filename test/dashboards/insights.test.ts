@@ -138,7 +138,9 @@ describe('the Insights dashboard', () => {
     expect(scopeOf('llm_time_to_first_token_seconds_bucket')).toBe('engine');
     expect(scopeOf('llm_client_requests_total')).toBe('client');
     expect(scopeOf('llm_scaling_events_total')).toBe('component');
-    expect(scopeOf('llm_cold_start_duration_seconds_count')).toBe('component');
+    expect(scopeOf('llm_quality_score')).toBe('component');
+    expect(scopeOf('llm_cold_start_duration_seconds_count')).toBe('engine');
+    expect(scopeOf('llm_cold_start_phase_duration_seconds')).toBe('engine');
     expect(scopeOf('llm_instance_ready')).toBe('engine');
     expect(scopeOf('llm_benchmark_output_tokens_per_second')).toBe('reference');
     expect(scopeOf('gpu_utilization_ratio')).toBe('host');
