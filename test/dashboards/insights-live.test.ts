@@ -44,6 +44,8 @@ const CLICKED = 'chat-prod-i2';
 let fleet: LiveFleet;
 const results = new Map<string, number>();
 const clicked = new Map<string, number>();
+/** Components of the per-component panels (quality, replica states) with the cell clicked. */
+const clickedComponents = new Set<string>();
 let darkForChatProd: Record<string, string>[] = [];
 let skewedForChatProd: Record<string, string>[] = [];
 
@@ -98,6 +100,7 @@ beforeAll(async () => {
   skewedForChatProd = await run(azTable.queries.find((q) => q.refId === 'skewed')!, chatProd);
   await runAll({ ...defaultValues(INSIGHTS), instance: CLICKED }, clicked, (key, series) => {
     for (const s of series) if (s.instance !== undefined && s.instance !== CLICKED) foreignInstances.push(`${key}: ${s.instance}`);
+    if (/^(quality-|replica-states\/)/.test(key)) for (const s of series) clickedComponents.add(s.component);
   });
 }, 240_000);
 
@@ -120,6 +123,9 @@ describe('Insights on a living demo fleet', () => {
     expect(foreignInstances).toEqual([]);
     expect(clicked.get('instance-table/requests')).toBe(1);
     expect(clicked.get('instances/A')).toBe(1);
+    // Per-component series follow too: only the components with a replica on the clicked instance.
+    const onClicked = fleet.simulation.fleet.replicas.filter((r) => r.instance.id === CLICKED).map((r) => r.component.spec.name);
+    expect([...clickedComponents].sort()).toEqual([...new Set(onClicked)].sort());
   });
 
   it('returns data in every panel', () => {
