@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FAULT_DEFAULTS, FAULT_KINDS, SCENARIOS, isScenarioName, startSimulation } from '../sim/index.js';
+import { FAULT_DEFAULTS, FAULT_KINDS, HONOR_LABELS_JOBS, SCENARIOS, isScenarioName, startSimulation } from '../sim/index.js';
 import { LogfmtLogger } from '../server/index.js';
 import { UsageError, parsePositiveFlag, unknownScenarioError } from './args.js';
 import { rethrowListenError } from './listen-error.js';
@@ -79,7 +79,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   process.stdout.write(
     [
       `Simulated fleet "${values.scenario}" at ${run.url} (speed ${speed}x, seed ${seed}): ${targets.length} targets.`,
-      `  file_sd:      ${values['file-sd']}   (scrape_configs: - job_name: sim  file_sd_configs: [{files: ['${values['file-sd']}']}])`,
+      `  file_sd:      ${values['file-sd']}   (two scrape jobs over it, honor_labels: true for jobs ${HONOR_LABELS_JOBS.join(', ')}: docs/sim.md)`,
       `  ground truth: ${values['ground-truth']}  and  GET ${run.url}/api/v1/sim/ground-truth`,
       `  OpenAI API:   POST ${run.url}/v1/chat/completions  {"model": "openai/gpt-oss-20b", "messages": [...], "stream": true}`,
       `  Inject a fault:  curl -X POST ${run.url}/api/v1/sim/faults -d '{"kind":"slow-instance","scope":{"instance":"chat-prod-i1"},"duration":"10m"}'`,

@@ -34,6 +34,8 @@ export const GRAFANA_UNITS: Readonly<Record<Unit, string>> = {
   count: 'short',
   dollars: 'currencyUSD',
   'dollars/h': 'suffix: $/h',
+  celsius: 'celsius',
+  hertz: 'hertz',
   none: 'none',
 };
 

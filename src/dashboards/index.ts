@@ -37,6 +37,7 @@ export {
   type VariableValues,
 } from './variables.js';
 export { LAYOUT_LABELS, SCOPE_FILTERS, familyName, heatmapBuckets, layoutLabels, quantile, scopeOf, type Scope } from './queries.js';
+export { componentsInSelection, ofSelectedComponents } from './selection.js';
 export { GRAFANA_SCHEMA_VERSION, grafanaJson, toGrafana, type GrafanaOptions } from './grafana.js';
 export { GRAFANA_UNITS } from './grafana-panels.js';
 export { INSIGHTS };

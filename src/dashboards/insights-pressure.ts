@@ -1,6 +1,6 @@
 /**
- * Insights, engine and request pressure: KV-cache usage, running and waiting requests and
- * preemptions, one legend entry per engine (the normalizer's `engine` label: vllm, sglang, djl,
+ * Insights, engine and request pressure: KV-cache usage and capacity, running and waiting requests
+ * and preemptions, one legend entry per engine (the normalizer's `engine` label: vllm, sglang, djl,
  * tgi, trtllm…), so vLLM, SGLang and DJL/LMI sit on one chart.
  */
 import { parseBand } from './variables.js';
@@ -23,7 +23,30 @@ const KV_USAGE: Panel = {
   unit: 'ratio',
   queries: [{ refId: 'A', legend: '{{engine}}', expr: `max by (engine) (${sel('llm_kv_cache_usage_ratio')})` }],
   band: { ...band, label: 'scale-out signal', variable: 'kv_band' },
-  width: 8,
+  width: 6,
+  height: 8,
+  emptyHint: NO_DJL,
+};
+
+/**
+ * Tokens the KV cache of each replica holds at most: SGLang (and TGI) report tokens, vLLM (and
+ * TensorRT-LLM) blocks and the block size. Both come from the same engine series, so they match
+ * one-to-one; `engine` in the grouping keeps the two answers apart.
+ */
+const kvCapacityPerReplica = `max by (component, replica, engine) (${sel('llm_kv_cache_capacity_tokens')}) or max by (component, replica, engine) (${sel('llm_kv_cache_capacity_blocks')} * ${sel('llm_kv_cache_block_size_tokens')})`;
+
+const KV_CAPACITY: Panel = {
+  id: 'kv-cache-capacity',
+  title: 'KV-cache capacity',
+  description:
+    'Tokens the KV caches of each inference component can hold (dashed) against the tokens they hold now (usage times capacity, per replica). A capacity that drops after a restart means an engine came up beside foreign GPU memory with a smaller cache.',
+  viz: 'timeseries',
+  unit: 'tokens',
+  queries: [
+    { refId: 'used', legend: '{{component}} in use', expr: sumBy(['component'], `max by (component, replica, engine) (${sel('llm_kv_cache_usage_ratio')}) * on (component, replica, engine) (${kvCapacityPerReplica})`) },
+    { refId: 'capacity', legend: '{{component}} capacity', expr: sumBy(['component'], kvCapacityPerReplica), reference: true },
+  ],
+  width: 6,
   height: 8,
   emptyHint: NO_DJL,
 };
@@ -38,7 +61,7 @@ const REQUESTS: Panel = {
     { refId: 'running', legend: '{{engine}} running', expr: sumBy(['engine'], sel('llm_requests_running')) },
     { refId: 'waiting', legend: '{{engine}} waiting', expr: sumBy(['engine'], sel('llm_requests_waiting')) },
   ],
-  width: 8,
+  width: 6,
   height: 8,
   emptyHint: NO_DJL,
 };
@@ -51,10 +74,10 @@ const PREEMPTIONS: Panel = {
   unit: 'req/s',
   queries: [{ refId: 'A', legend: '{{engine}}', expr: sumBy(['engine'], rate('llm_preemptions_total')) }],
   thresholds: [{ value: 0.1, state: 'warning' }],
-  width: 8,
+  width: 6,
   height: 8,
   emptyHint: 'No engine reported a preemption counter yet (vLLM and SGLang do).',
 };
 
 /** The pressure row. */
-export const PRESSURE_ROW: Row = { id: 'pressure', title: 'Engine and request pressure', panels: [KV_USAGE, REQUESTS, PREEMPTIONS] };
+export const PRESSURE_ROW: Row = { id: 'pressure', title: 'Engine and request pressure', panels: [KV_USAGE, KV_CAPACITY, REQUESTS, PREEMPTIONS] };

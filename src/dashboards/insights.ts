@@ -1,15 +1,20 @@
 /**
  * The Insights dashboard (id `insights`): the fleet at a glance for the operator asking "P99 just
- * went up — why?". A summary bar, the fleet honeycomb with an instance table, token latency,
- * engine pressure, traffic by AZ, throughput against benchmark, errors and workload shape, with
- * cold starts and scaling events drawn across the time series. Rows live in `insights-*.ts`.
+ * went up — why?". A summary bar, the fleet honeycomb with an instance table, token latency, the
+ * quality strip, engine pressure and KV capacity, GPUs, traffic by AZ, throughput against
+ * benchmark, cold-start anatomy, errors and workload shape, with cold starts and scaling events
+ * drawn across the time series. Rows live in `insights-*.ts`; every panel follows a hex-cell click.
  */
+import { COLD_START_ROW } from './insights-cold-start.js';
 import { FLEET_ROW, SUMMARY_ROW } from './insights-fleet.js';
+import { GPU_ROW } from './insights-gpu.js';
 import { LATENCY_ROW } from './insights-latency.js';
 import { KV_BAND_DEFAULT, PRESSURE_ROW } from './insights-pressure.js';
+import { QUALITY_ROW } from './insights-quality.js';
 import { THROUGHPUT_ROW, WORKLOAD_ROW } from './insights-tokens.js';
 import { ERRORS_ROW, TRAFFIC_ROW } from './insights-traffic.js';
 import { sel, sumBy } from './queries.js';
+import { ofSelectedComponents } from './selection.js';
 import type { Annotation, Dashboard, Variable } from './types.js';
 
 /** The drill-down variables: each one's options are narrowed by the ones before it. */
@@ -59,7 +64,7 @@ const ANNOTATIONS: readonly Annotation[] = [
   {
     id: 'scaling',
     title: 'Scaling events',
-    expr: `${sumBy(['component', 'direction'], `increase(${sel('llm_scaling_events_total')}[$__rate_interval])`)} > 0`,
+    expr: ofSelectedComponents(`${sumBy(['component', 'direction'], `increase(${sel('llm_scaling_events_total')}[$__rate_interval])`)} > 0`),
     text: '{{component}}: scale {{direction}}',
     color: '#56ccf2',
   },
@@ -70,8 +75,8 @@ export const INSIGHTS: Dashboard = {
   id: 'insights',
   title: 'Insights',
   description:
-    'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; token latency from the client and the engine; KV-cache and queue pressure; traffic by AZ; throughput against benchmark; errors and workload shape. Click a hex cell to filter every panel to that instance.',
+    'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; token latency from the client and the engine; answer quality; KV-cache usage, capacity and queue pressure; GPUs per instance; traffic by AZ; throughput against benchmark; cold-start anatomy; errors and workload shape. Click a hex cell to filter every panel to that instance.',
   variables: VARIABLES,
-  rows: [SUMMARY_ROW, FLEET_ROW, LATENCY_ROW, PRESSURE_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, ERRORS_ROW, WORKLOAD_ROW],
+  rows: [SUMMARY_ROW, FLEET_ROW, LATENCY_ROW, QUALITY_ROW, PRESSURE_ROW, GPU_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, COLD_START_ROW, ERRORS_ROW, WORKLOAD_ROW],
   annotations: ANNOTATIONS,
 };

@@ -10,13 +10,16 @@ import { catalogMetric } from '../semconv/index.js';
  * Which identity labels a metric's series carry, so which filters its selectors take:
  *
  * - `engine`: series of an engine process (one replica on one instance), `engine` set by the
- *   normalizer;
- * - `client`: the front door's series (`llm_client_*`); the gateway writes every identity label, a
- *   per-component front door only some, and a `=~".*"` filter also matches a missing label;
+ *   normalizer; also the platform's series about one replica's start (cold start, container
+ *   start, start phases), which carry the replica's identity `engine` included;
+ * - `client`: the front door's series (`llm_client_*`): what it routed to a replica carries that
+ *   replica's identity (the gateway and the demo's front door alike), refusals before routing only
+ *   the component's labels (so an instance filter leaves them out, as it should; a `=~".*"` filter
+ *   also matches a missing label);
  * - `target`: Prometheus' own per-target series (`up`): the target labels, no `engine`;
  * - `host`: a per-instance exporter (DCGM's `gpu_*`): no component or engine;
- * - `component`: one series per deployment (replica counts, scaling, cold starts, quality): no
- *   instance, AZ or engine;
+ * - `component`: one series per deployment (replica counts, scaling, quality): no instance, AZ or
+ *   engine (a panel that must follow an instance selection joins them to the components in it);
  * - `reference`: reference data keyed by model and instance type (benchmarks): no filter, a query
  *   joins it to the selection on its keys.
  */
@@ -32,8 +35,17 @@ export const SCOPE_FILTERS: Readonly<Record<Scope, readonly string[]>> = {
   reference: [],
 };
 
-/** Fleet-producer metrics that are per instance, not per component. */
-const PER_INSTANCE_FLEET = new Set(['llm_instance_ready', 'llm_instance_info']);
+/**
+ * Fleet-producer metrics that are per instance or per replica, not per component: they carry the
+ * identity of the replica or instance they are about, so they take the engine filters.
+ */
+const PER_INSTANCE_FLEET = new Set([
+  'llm_instance_ready',
+  'llm_instance_info',
+  'llm_cold_start_duration_seconds',
+  'llm_container_start_duration_seconds',
+  'llm_cold_start_phase_duration_seconds',
+]);
 
 /** The catalog name of a series name: `_bucket`, `_sum` and `_count` of a histogram removed. */
 export function familyName(name: string): string {

@@ -20,6 +20,8 @@ export type Unit =
   | 'count'
   | 'dollars'
   | 'dollars/h'
+  | 'celsius' // temperatures
+  | 'hertz' // clock frequencies
   | 'none';
 
 /** How a panel is drawn. */

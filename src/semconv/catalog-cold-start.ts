@@ -94,6 +94,16 @@ export const COLD_START_METRICS = [
     producer: 'fleet',
   },
   {
+    name: 'llm_cold_start_phase_duration_seconds',
+    type: 'gauge',
+    unit: 'seconds',
+    help: "How long each phase of a replica's last start took (so far, while it runs), by phase: instance (waiting for a new instance to launch; 0 on a running one), container (image pull and start), download (weights to the instance; 0 when cached), load (engine start and weights into GPU memory), warmup (compilation, CUDA graphs, until healthy).",
+    labels: ['phase'],
+    stability: 'experimental',
+    sources: [],
+    producer: 'fleet',
+  },
+  {
     name: 'llm_container_start_duration_seconds',
     type: 'histogram',
     unit: 'seconds',

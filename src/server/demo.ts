@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { FAULT_DEFAULTS, startSimulation, type RunningSimulation } from '../sim/index.js';
+import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, startSimulation, type RunningSimulation } from '../sim/index.js';
 import { DemoLoad } from './demo-load.js';
 import { gatewayConfigForSim } from './gateway.js';
 import { startServer, type RunningServer, type ServeOptions } from './serve.js';
@@ -40,21 +40,33 @@ export interface RunningDemo {
 }
 
 /**
- * The scrape configuration that discovers the simulated targets through their file_sd file.
+ * The scrape configuration that discovers the simulated targets through their file_sd file: two
+ * jobs over the same file, split on the target's `job`. The front door and platform exporters
+ * (`HONOR_LABELS_JOBS`) label each series with the replica it is about, so their job honours the
+ * exposed labels; every other target is scraped as usual (target labels win).
  * `fileSdPath` is written as given; file_sd paths resolve against the configuration file's
  * directory (as in Prometheus), so the demo passes a path relative to that directory.
  */
 export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string): string {
+  const job = (name: string, action: 'keep' | 'drop', honor: boolean): string[] => [
+    `  - job_name: ${name}`,
+    ...(honor ? ['    honor_labels: true'] : []),
+    '    file_sd_configs:',
+    `      - files: [${JSON.stringify(fileSdPath)}]`,
+    '        refresh_interval: 5s',
+    '    relabel_configs:',
+    '      - source_labels: [job]',
+    `        regex: ${JSON.stringify(HONOR_LABELS_JOBS.join('|'))}`,
+    `        action: ${action}`,
+  ];
   return [
     '# Written by `infersight demo`: scrape the simulated fleet through its file_sd file.',
     'global:',
     `  scrape_interval: ${scrapeInterval}`,
     `  scrape_timeout: ${scrapeInterval}`,
     'scrape_configs:',
-    '  - job_name: sim',
-    '    file_sd_configs:',
-    `      - files: [${JSON.stringify(fileSdPath)}]`,
-    '        refresh_interval: 5s',
+    ...job('sim', 'drop', false),
+    ...job('sim-exporters', 'keep', true),
     '',
   ].join('\n');
 }

@@ -4,29 +4,62 @@
  * (`llm_client_*`), the platform (`llm_replicas`, scaling and cold-start events, the benchmark
  * throughput) and the quality exporter (`llm_quality_*`). One target each per component; Go
  * number formatting.
+ *
+ * Identity: the front door and the platform speak for the replicas behind them, so what they
+ * measure per replica (a routed request; a replica's start) carries that replica's identity in the
+ * series itself (`replicaIdentity`: replica, instance, instance_type, az, engine), as the gateway
+ * writes it. Their targets are scraped with `honor_labels: true` (docs/sim.md), so these exposed
+ * labels win over the target's; what belongs to the component alone (refusals before routing,
+ * replica counts, scaling, the benchmark) carries no exposed identity and takes the target's labels,
+ * whose `instance` names the exporter (`frontdoor-<component>`), never a fleet instance.
  */
 import { FamilySet } from './families.js';
 import type { ComponentRuntime } from './fleet.js';
+import type { FrontDoorRoute } from './frontdoor.js';
 import { benchmarkOutputTokensPerSec, buildPerfModel } from './perf.js';
 import { QUALITY_DIMENSIONS } from './quality.js';
+import { START_PHASES, type Replica } from './replica.js';
 
-/** The front door of a component. */
+/**
+ * The identity labels a series about one replica carries when an exporter that is not the
+ * replica's engine writes it (front door, platform): the gateway's set minus what the target says
+ * already (endpoint, component, model). `engine` is the catalog's value (vllm, sglang, djl).
+ */
+export function replicaIdentity(r: Replica): Record<string, string> {
+  return { replica: r.id, instance: r.instance.id, instance_type: r.instance.type.name, az: r.instance.az, engine: r.component.spec.engine };
+}
+
+/**
+ * The front door of a component: per route (replica) its requests by status class, mid-stream
+ * errors, requests in flight and client-side latency; per component the requests it refused before
+ * routing (429 from its limits, 503 when no replica was ready). Rebuilt when a route comes or goes.
+ */
 export function frontdoorFamilies(c: ComponentRuntime): FamilySet {
   const fs = new FamilySet();
   const f = c.frontdoor;
-  const classes = [
-    ['2xx', () => f.requests2xx],
-    ['4xx', () => f.requests4xx],
-    ['429', () => f.requests429],
-    ['5xx', () => f.requests5xx],
-  ] as const;
-  for (const [cls, get] of classes) fs.counter('llm_client_requests_total', 'Requests through the front door, by status class.', get, { status_class: cls });
-  fs.counter('llm_client_mid_stream_errors_total', 'Streams that failed after the first chunk was sent.', () => f.midStreamErrors, { error_class: 'engine_error' });
-  fs.gauge('llm_client_requests_in_flight', 'Requests the front door is serving right now.', () => f.inFlight);
-  fs.histogram('llm_client_time_to_first_token_seconds', 'Client-side time to the first streamed chunk.', f.ttft.upper, () => f.ttft, { le: 'go' });
-  fs.histogram('llm_client_request_duration_seconds', 'Client-side end-to-end request duration.', f.duration.upper, () => f.duration, { le: 'go' });
-  fs.histogram('llm_client_overhead_latency_seconds', 'Platform overhead: client-side duration minus model latency.', f.overhead.upper, () => f.overhead, { le: 'go' });
+  // What every replica of the component shares, as the gateway labels its refusals.
+  const shared = { instance_type: c.endpoint.type.name, engine: c.spec.engine };
+  const requests = (get: () => number, labels: Record<string, string>) => fs.counter('llm_client_requests_total', 'Requests through the front door, by status class.', get, labels);
+  requests(() => f.refused429, { ...shared, status_class: '429' });
+  requests(() => f.refused503, { ...shared, status_class: '5xx' });
+  for (const route of f.routes()) routeFamilies(fs, route);
   return fs;
+}
+
+function routeFamilies(fs: FamilySet, r: FrontDoorRoute): void {
+  const id = replicaIdentity(r.replica);
+  const classes = [
+    ['2xx', () => r.requests2xx],
+    ['4xx', () => r.requests4xx],
+    ['429', () => r.requests429],
+    ['5xx', () => r.requests5xx],
+  ] as const;
+  for (const [cls, get] of classes) fs.counter('llm_client_requests_total', 'Requests through the front door, by status class.', get, { ...id, status_class: cls });
+  fs.counter('llm_client_mid_stream_errors_total', 'Streams that failed after the first chunk was sent.', () => r.midStreamErrors, { ...id, error_class: 'engine_error' });
+  fs.gauge('llm_client_requests_in_flight', 'Requests the front door is serving right now.', () => r.inFlight, id);
+  fs.histogram('llm_client_time_to_first_token_seconds', 'Client-side time to the first streamed chunk.', r.ttft.upper, () => r.ttft, { le: 'go', labels: id });
+  fs.histogram('llm_client_request_duration_seconds', 'Client-side end-to-end request duration.', r.duration.upper, () => r.duration, { le: 'go', labels: id });
+  fs.histogram('llm_client_overhead_latency_seconds', 'Platform overhead: client-side duration minus model latency.', r.overhead.upper, () => r.overhead, { le: 'go', labels: id });
 }
 
 /**
@@ -39,10 +72,12 @@ export function componentBenchmarkTps(c: ComponentRuntime): number {
 }
 
 /**
- * The platform's view of a component: replicas by state, scaling and cold starts, and the
- * benchmark throughput of its model on its instance type (the target carries `instance_type`).
+ * The platform's view of a component: replicas by state, scaling, the benchmark throughput of its
+ * model on its instance type (the target carries `instance_type`), and per replica started since
+ * the simulation began its cold-start and container-start durations and the phases of its last
+ * start (`nowMs`: virtual time, for a phase still running). Rebuilt when such a replica comes or goes.
  */
-export function platformFamilies(c: ComponentRuntime): FamilySet {
+export function platformFamilies(c: ComponentRuntime, nowMs: () => number): FamilySet {
   const fs = new FamilySet();
   const p = c.platform;
   const benchmark = componentBenchmarkTps(c);
@@ -56,9 +91,15 @@ export function platformFamilies(c: ComponentRuntime): FamilySet {
   fs.counter('llm_scaling_events_total', 'Scaling actions, by direction.', () => p.scaleIn, { direction: 'in' });
   fs.histogram('llm_scaling_duration_seconds', 'From a scaling decision to the new capacity serving.', p.scaleOutDuration.upper, () => p.scaleOutDuration, { le: 'go', labels: { direction: 'out' } });
   fs.histogram('llm_scaling_duration_seconds', 'From a scaling decision to the new capacity serving.', p.scaleInDuration.upper, () => p.scaleInDuration, { le: 'go', labels: { direction: 'in' } });
-  fs.histogram('llm_cold_start_duration_seconds', "From a replica's creation to its first served request.", p.coldStart.upper, () => p.coldStart, { le: 'go' });
-  fs.histogram('llm_container_start_duration_seconds', 'From container start to a passing health check.', p.containerStart.upper, () => p.containerStart, { le: 'go' });
   fs.counter('llm_insufficient_capacity_errors_total', 'Scale-outs refused because no capacity was available.', () => p.insufficientCapacity);
+  for (const [r, st] of p.starts) {
+    const id = replicaIdentity(r);
+    fs.histogram('llm_cold_start_duration_seconds', "From a replica's creation to its first served request.", st.coldStart.upper, () => st.coldStart, { le: 'go', labels: id });
+    fs.histogram('llm_container_start_duration_seconds', 'From container start to a passing health check.', st.containerStart.upper, () => st.containerStart, { le: 'go', labels: id });
+    for (const phase of START_PHASES) {
+      fs.gauge('llm_cold_start_phase_duration_seconds', "How long each phase of a replica's last start took (so far, while it runs), by phase.", () => r.startPhaseS(phase, nowMs()), { ...id, phase });
+    }
+  }
   return fs;
 }
 

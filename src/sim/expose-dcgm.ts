@@ -2,7 +2,8 @@
  * The NVIDIA DCGM exporter's exposition for one instance: one series per GPU and field, with the
  * exporter's labels (`gpu`, `UUID`, `pci_bus_id`, `device`, `modelName`, `Hostname`,
  * `DCGM_FI_DRIVER_VERSION`), Go number formatting, counters without `_total`. The fields are the
- * default-counters.csv set plus SM activity/occupancy and the throttle-violation counters.
+ * default-counters.csv set plus SM activity/occupancy, the throttle-violation counters and the
+ * volatile ECC counters (opt-in fields an operator enables; the simulated GPUs have no ECC errors).
  */
 import { FamilySet } from './families.js';
 import type { Instance } from './fleet.js';
@@ -41,6 +42,8 @@ const FIELDS: Field[] = [
   ['DCGM_FI_PROF_PCIE_RX_BYTES', 'gauge', 'The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes per second.', (g) => Math.round(g.pcieRxBytesPerS)],
   ['DCGM_FI_DEV_POWER_VIOLATION', 'counter', 'Throttling duration due to power constraints (in ns).', (g) => Math.round(g.powerViolationNs)],
   ['DCGM_FI_DEV_THERMAL_VIOLATION', 'counter', 'Throttling duration due to thermal constraints (in ns).', (g) => Math.round(g.thermalViolationNs)],
+  ['DCGM_FI_DEV_ECC_SBE_VOL_TOTAL', 'counter', 'Total number of single-bit volatile ECC errors.', () => 0],
+  ['DCGM_FI_DEV_ECC_DBE_VOL_TOTAL', 'counter', 'Total number of double-bit volatile ECC errors.', () => 0],
 ];
 
 const NVLINK: Field = ['DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL', 'counter', 'Total number of NVLink bandwidth counters for all lanes.', (g) => Math.round(g.nvlinkBytes)];

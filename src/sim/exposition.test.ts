@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOG, mappingTable, type SourceId } from '../semconv/index.js';
+import { CATALOG, IDENTITY_LABELS, mappingTable, type SourceId } from '../semconv/index.js';
 import { scenarioByName } from './scenarios.js';
 import { Simulation } from './simulation.js';
-import { TargetRegistry, fileSdGroups } from './targets.js';
+import { HONOR_LABELS_JOBS, TargetRegistry, fileSdGroups } from './targets.js';
 import { scrape, type Scrape } from './testing/scrape.js';
 
 const tsvUrl = new URL('../../../shared/reference/engine-metrics.tsv', import.meta.url);
@@ -84,6 +84,9 @@ describe('expositions', () => {
       expect(Object.keys(g.labels).sort()).toEqual(['__metrics_path__', 'az', 'component', 'endpoint', 'gpu', 'instance', 'instance_type', 'job', 'model', 'replica']);
     }
     expect(new Set(groups.map((g) => g.labels.job))).toEqual(new Set(['vllm', 'sglang', 'djl-lmi', 'dcgm-exporter', 'sim-frontdoor', 'sim-platform', 'sim-quality']));
+    // Every target names itself: a component's exporters by their id, never the scrape address.
+    for (const g of groups) expect(g.labels.instance, g.labels.__metrics_path__).toMatch(/^[a-z0-9-]+$/);
+    for (const g of groups.filter((x) => x.labels.job.startsWith('sim-'))) expect(g.labels.__metrics_path__).toBe(`/targets/${g.labels.instance}/metrics`);
   });
 
   const tsvTitle = 'engine and DCGM targets use the native names, labels and buckets of engine-metrics.tsv';
@@ -128,14 +131,15 @@ describe('expositions', () => {
     }
   });
 
-  it("the simulator's own exporters use catalog names and labels", () => {
+  it("the simulator's own exporters use catalog names and labels (identity labels only where they speak for a replica)", () => {
     const byName = new Map(CATALOG.map((m) => [m.name, m]));
     for (const [, s] of scrapes) {
       if (!['frontdoor', 'platform', 'quality'].includes(s.target.kind)) continue;
+      const identity = HONOR_LABELS_JOBS.includes(s.target.labels.job) ? IDENTITY_LABELS.filter((l) => l !== 'job') : [];
       for (const f of s.families) {
         const m = byName.get(f.name);
         expect(m, f.name).toBeDefined();
-        const allowed = new Set([...m!.labels, 'le']);
+        const allowed = new Set([...m!.labels, 'le', ...identity]);
         for (const x of s.samples) if (x.name.startsWith(f.name)) x.labels.forEach((n) => n === '__name__' || expect(allowed, `${f.name} ${n}`).toContain(n));
       }
     }

@@ -43,7 +43,19 @@ export function neutralEffects(): ComponentEffects {
   return { rateMultiplier: 1, promptScale: 1, outputScale: 1, http500: 0, http503: 0, midStreamAbort: 0, qualityDrop: 0, downloadMBps: undefined, rateLimitPerSec: undefined };
 }
 
-/** Scaling and cold-start counts of one component (the platform exporter shows them). */
+/** The start durations the platform measured for one replica. */
+export class ReplicaStartStats {
+  readonly coldStart = new Histogram(LIFECYCLE_DURATION);
+  readonly containerStart = new Histogram(LIFECYCLE_DURATION);
+}
+
+/**
+ * Scaling and cold-start counts of one component (the platform exporter shows them). Start
+ * durations are kept per replica for each replica created after the simulation began (the initial
+ * fleet had no cold start in view), from its creation (so its histograms read 0 before its first
+ * start ends and `increase()` sees the start) until it stops; `coldStart` and `containerStart`
+ * are the component's totals over the run, stopped replicas included.
+ */
 export class PlatformStats {
   scaleOut = 0;
   scaleIn = 0;
@@ -52,6 +64,10 @@ export class PlatformStats {
   readonly scaleInDuration = new Histogram(LIFECYCLE_DURATION);
   readonly coldStart = new Histogram(LIFECYCLE_DURATION);
   readonly containerStart = new Histogram(LIFECYCLE_DURATION);
+  /** Per replica, in creation order. */
+  readonly starts = new Map<Replica, ReplicaStartStats>();
+  /** Bumped when a replica is added to or removed from `starts` (the exposition is rebuilt). */
+  version = 0;
 }
 
 /** One endpoint at run time. */
@@ -231,6 +247,10 @@ export class Fleet implements FleetContext {
     const n = c.nextReplicaNo++;
     const r = new Replica(`${c.spec.name}-r${n}`, c, inst, gpus!, tMs, this.rng.fork(`replica/${c.spec.name}/${n}`));
     r.initial = initial;
+    if (!initial) {
+      c.platform.starts.set(r, new ReplicaStartStats());
+      c.platform.version++;
+    }
     for (const g of gpus!) inst.slots[g] = r;
     c.replicas.push(r);
     this.version++;
@@ -256,19 +276,27 @@ export class Fleet implements FleetContext {
   replicaReady(r: Replica, tMs: number): void {
     if (r.initial) return;
     const p = r.component.platform;
-    p.containerStart.observe((tMs - r.containerStartMs) / 1000);
+    const s = (tMs - r.containerStartMs) / 1000;
+    p.containerStart.observe(s);
+    p.starts.get(r)?.containerStart.observe(s);
     if (r.scaleOutDecisionMs >= 0) p.scaleOutDuration.observe((tMs - r.scaleOutDecisionMs) / 1000);
   }
 
   /** Implements `FleetContext`. */
   replicaFirstServed(r: Replica, tMs: number): void {
-    if (!r.initial) r.component.platform.coldStart.observe((tMs - r.createdMs) / 1000);
+    if (r.initial) return;
+    const p = r.component.platform;
+    const s = (tMs - r.createdMs) / 1000;
+    p.coldStart.observe(s);
+    p.starts.get(r)?.coldStart.observe(s);
   }
 
   /** Implements `FleetContext`: frees the GPUs, terminates the instance when empty and above the minimum. */
   replicaStopped(r: Replica, tMs: number): void {
     const c = r.component;
     if (r.scaleInDecisionMs >= 0) c.platform.scaleInDuration.observe((tMs - r.scaleInDecisionMs) / 1000);
+    if (c.platform.starts.delete(r)) c.platform.version++;
+    c.frontdoor.retire(r);
     c.replicas.splice(c.replicas.indexOf(r), 1);
     const inst = r.instance;
     for (let i = 0; i < inst.slots.length; i++) if (inst.slots[i] === r) inst.slots[i] = undefined;

@@ -7,7 +7,7 @@ export { Simulation, type RequestParams, type SimulationOptions } from './simula
 export { SCENARIOS, AZS, demoFleet, demoScenario, isScenarioName, largeFleet, scenarioByName } from './scenarios.js';
 export { FAULT_DEFAULTS, type GroundTruthEntry } from './faults.js';
 export { simApiHandlers, parseFaultRequest, type SimApiHandlers, type SimHandler } from './api.js';
-export { TargetRegistry, fileSdGroups, type FileSdGroup, type SimTarget, type TargetKind } from './targets.js';
+export { HONOR_LABELS_JOBS, TargetRegistry, fileSdGroups, type FileSdGroup, type SimTarget, type TargetKind } from './targets.js';
 export { handleSimRequest, type SimHttpContext } from './http.js';
 export { INSTANCE_TYPES, GPUS, instanceType, type GpuSpec, type InstanceTypeSpec } from './data/instance-types.js';
 export { MODELS, kvBytesPerToken, modelSpec, type ModelSpec } from './data/models.js';

@@ -14,6 +14,18 @@ import type { ComponentRuntime, Instance } from './fleet.js';
 /** Lifecycle phases in order; `stopped` is final. */
 export type ReplicaPhase = 'waiting-instance' | 'container' | 'downloading' | 'loading' | 'warming' | 'ready' | 'draining' | 'stopped';
 
+/**
+ * The phases of a start that the platform times: waiting for a new instance to launch, the
+ * container, the model download (skipped when the instance has the model cached), engine start and
+ * weight load, and warm-up until the engine serves.
+ */
+export type StartPhase = 'instance' | 'container' | 'download' | 'load' | 'warmup';
+
+/** The start phases in the order a start runs them. */
+export const START_PHASES: readonly StartPhase[] = ['instance', 'container', 'download', 'load', 'warmup'];
+
+const START_PHASE_OF: Partial<Record<ReplicaPhase, StartPhase>> = { 'waiting-instance': 'instance', container: 'container', downloading: 'download', loading: 'load', warming: 'warmup' };
+
 /** Error rates a fault sets on a replica (probabilities per request). */
 export interface ReplicaErrorRates {
   http500: number;
@@ -49,6 +61,8 @@ export class Replica {
   scaleOutDecisionMs = -1;
   scaleInDecisionMs = -1;
   private processStartMs = -1;
+  /** When each phase of the last start began and ended (virtual ms; -1: not yet, or still running). */
+  private readonly spans = Object.fromEntries(START_PHASES.map((p) => [p, { startMs: -1, endMs: -1 }])) as Record<StartPhase, { startMs: number; endMs: number }>;
 
   /** Creates a replica at `createdMs`; it waits for its instance, then starts. */
   constructor(
@@ -60,6 +74,7 @@ export class Replica {
     private readonly rng: Rng,
   ) {
     this.createdMs = createdMs;
+    this.spans.instance.startMs = createdMs;
     this.limits = { maxNumSeqs: 0, slowdown: 1 };
   }
 
@@ -110,7 +125,28 @@ export class Replica {
     }
   }
 
+  /**
+   * Seconds phase `p` of the last start took, or has taken so far at `nowMs` while it runs; 0 when
+   * it has not run (a cached model's download). A restart after a crash runs load and warm-up again.
+   */
+  startPhaseS(p: StartPhase, nowMs: number): number {
+    const s = this.spans[p];
+    return s.startMs < 0 ? 0 : ((s.endMs < 0 ? nowMs : s.endMs) - s.startMs) / 1000;
+  }
+
+  private timePhases(next: ReplicaPhase, tMs: number): void {
+    const leaving = START_PHASE_OF[this.phase];
+    if (leaving !== undefined) this.spans[leaving].endMs = tMs;
+    const entering = START_PHASE_OF[next];
+    if (entering === undefined) return;
+    // Entering a phase starts it afresh and forgets the later phases of the previous start.
+    for (const p of START_PHASES.slice(START_PHASES.indexOf(entering) + 1)) Object.assign(this.spans[p], { startMs: -1, endMs: -1 });
+    if (entering === 'load' && this.phase === 'container') Object.assign(this.spans.download, { startMs: -1, endMs: -1 });
+    Object.assign(this.spans[entering], { startMs: tMs, endMs: -1 });
+  }
+
   private enter(phase: ReplicaPhase, tMs: number): void {
+    this.timePhases(phase, tMs);
     this.phase = phase;
     this.phaseEndMs = Number.POSITIVE_INFINITY;
     const ctx = this.component.ctx;

@@ -134,7 +134,7 @@ export class Simulation {
       listener?.onEnd({ kind: 'rejected', status, message: status === 429 ? 'Too many requests' : 'No replica is ready' }, this.nowMs);
       return r;
     }
-    if (replicaId === undefined) fd.admitted(r);
+    if (replicaId === undefined) fd.admitted(r, target);
     target.accept(r);
     return r;
   }
@@ -166,7 +166,7 @@ export class Simulation {
         continue;
       }
       const r = new SimRequest(this.nextRequestId++, a.arrivalMs, a.promptTokens, a.cachedTokens, a.outputTokens, a.maxTokens);
-      fd.admitted(r);
+      fd.admitted(r, target);
       target.accept(r);
     }
   }

@@ -9,6 +9,13 @@
  * which a target label would push aside as `exported_engine`. The `job` (`vllm`, `sglang`,
  * `djl-lmi`, `dcgm-exporter`) names the engine, which is also the normalizer's hint for DJL's
  * generic names; the normalizer then sets `engine` on the unified series.
+ *
+ * The front door and the platform exporter are different: one target per component that speaks
+ * for the replicas behind it, so a series about one replica (a routed request, a replica's start)
+ * carries that replica's identity itself (expose-aux.ts). Scraped with `honor_labels: true`
+ * (`HONOR_LABELS_JOBS`), those exposed labels win; without it the target's `instance` would push
+ * the replica's aside as `exported_instance`. Every component target sets `instance` to its own id
+ * (`frontdoor-<component>`), so the component-level series name their exporter, not `host:port`.
  */
 import { djlFamilies } from './expose-djl.js';
 import { dcgmFamilies } from './expose-dcgm.js';
@@ -40,6 +47,13 @@ export interface SimTarget {
   readonly replica?: Replica;
   readonly component?: ComponentRuntime;
 }
+
+/**
+ * The jobs whose series carry the identity of the replica they are about, to be scraped with
+ * `honor_labels: true` (a Prometheus job of their own: `demoScrapeConfig` in src/server/demo.ts,
+ * docs/sim.md); every other target is scraped without it.
+ */
+export const HONOR_LABELS_JOBS: readonly string[] = ['sim-frontdoor', 'sim-platform'];
 
 const JOB: Readonly<Record<EngineKind, string>> = { vllm: 'vllm', sglang: 'sglang', djl: 'djl-lmi' };
 
@@ -87,23 +101,33 @@ function instanceTarget(i: Instance, sim: Simulation): SimTarget {
   };
 }
 
-function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | 'quality'): SimTarget {
-  const fs = kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c) : qualityFamilies(c);
+function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | 'quality', sim: Simulation): SimTarget {
+  const id = `${kind}-${c.spec.name}`;
+  const build = (): FamilySet => (kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c, () => sim.nowMs) : qualityFamilies(c));
+  // The front door's routes and the platform's started replicas come and go: rebuild on a change.
+  const version = (): number => (kind === 'frontdoor' ? c.frontdoor.version : kind === 'platform' ? c.platform.version : 0);
+  let built = { version: version(), fs: build() };
   return {
-    id: `${kind}-${c.spec.name}`,
+    id,
     kind,
     component: c,
     openMetrics: true,
-    // The platform's benchmark gauge is keyed by model and instance type, so its target names the type.
+    // `instance` names the exporter itself (not `host:port`, and never a fleet instance: the series
+    // about one replica carry its instance themselves). The platform's benchmark gauge is keyed by
+    // model and instance type, so its target names the type.
     labels: {
       job: `sim-${kind}`,
+      instance: id,
       endpoint: c.endpoint.spec.name,
       component: c.spec.name,
       model: c.model.name,
       ...(kind === 'platform' ? { instance_type: c.endpoint.type.name } : {}),
     },
     available: () => true,
-    families: () => fs,
+    families: () => {
+      if (built.version !== version()) built = { version: version(), fs: build() };
+      return built.fs;
+    },
   };
 }
 
@@ -117,7 +141,7 @@ export class TargetRegistry {
 
   /** Targets of `sim`'s fleet; call `sync` after the fleet changes. */
   constructor(private readonly sim: Simulation) {
-    for (const c of sim.fleet.components) this.put(c, [componentTarget(c, 'frontdoor'), componentTarget(c, 'platform'), componentTarget(c, 'quality')]);
+    for (const c of sim.fleet.components) this.put(c, [componentTarget(c, 'frontdoor', sim), componentTarget(c, 'platform', sim), componentTarget(c, 'quality', sim)]);
     this.sync();
   }
 

@@ -27,14 +27,12 @@ const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
   'frontdoor-errors/connection': 'only the gateway writes llm_client_errors_total (timeouts, resets)',
 };
 
-/** With a hex cell clicked (one instance), queries that only the per-component front door answers go empty too. */
+/**
+ * With a hex cell clicked (one instance): the front door's and the platform's series carry the
+ * replica they are about, so every panel keeps its data; only these flags and spreads go empty.
+ */
 const EXPECTED_EMPTY_FOR_ONE_INSTANCE: Readonly<Record<string, string>> = {
   ...EXPECTED_EMPTY,
-  'token-latency/client_e2e': "the demo front door is per component: its series carry the scrape address as instance, not a fleet instance (the gateway's carry it)",
-  'token-latency/client_ttft': 'per-component front door, as above',
-  'model-vs-overhead/overhead': 'per-component front door, as above',
-  'frontdoor-errors/status': 'per-component front door, as above',
-  'frontdoor-errors/mid_stream': 'per-component front door, as above',
   'az-traffic/dark': 'a flag: the clicked instance serves',
   'az-traffic/skewed': 'a flag: one instance is one AZ, its share is all',
   'engine-errors/failed': 'the instance runs vLLM and SGLang; in the demo only DJL/LMI (ServerError) reports llm_request_errors_total',
@@ -46,6 +44,8 @@ const CLICKED = 'chat-prod-i2';
 let fleet: LiveFleet;
 const results = new Map<string, number>();
 const clicked = new Map<string, number>();
+/** Components of the per-component panels (quality, replica states) with the cell clicked. */
+const clickedComponents = new Set<string>();
 let darkForChatProd: Record<string, string>[] = [];
 let skewedForChatProd: Record<string, string>[] = [];
 
@@ -100,6 +100,7 @@ beforeAll(async () => {
   skewedForChatProd = await run(azTable.queries.find((q) => q.refId === 'skewed')!, chatProd);
   await runAll({ ...defaultValues(INSIGHTS), instance: CLICKED }, clicked, (key, series) => {
     for (const s of series) if (s.instance !== undefined && s.instance !== CLICKED) foreignInstances.push(`${key}: ${s.instance}`);
+    if (/^(quality-|replica-states\/)/.test(key)) for (const s of series) clickedComponents.add(s.component);
   });
 }, 240_000);
 
@@ -122,6 +123,9 @@ describe('Insights on a living demo fleet', () => {
     expect(foreignInstances).toEqual([]);
     expect(clicked.get('instance-table/requests')).toBe(1);
     expect(clicked.get('instances/A')).toBe(1);
+    // Per-component series follow too: only the components with a replica on the clicked instance.
+    const onClicked = fleet.simulation.fleet.replicas.filter((r) => r.instance.id === CLICKED).map((r) => r.component.spec.name);
+    expect([...clickedComponents].sort()).toEqual([...new Set(onClicked)].sort());
   });
 
   it('returns data in every panel', () => {

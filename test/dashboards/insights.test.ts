@@ -125,6 +125,20 @@ describe('the Insights dashboard', () => {
     }
   });
 
+  it('follows a hex selection in every panel and annotation: per-component series are joined to the selected components', () => {
+    const values = { ...defaultValues(INSIGHTS), ...SENTINELS };
+    const byInstance = (s: Extract<Expr, { type: 'VectorSelector' }>) => s.matchers.some((m) => m.name === 'instance' && m.value === label('instance'));
+    const exprs = [...panels.map((p) => [p.id, panelQueries(p).map((q) => q.expr)] as const), ...INSIGHTS.annotations.map((a) => [`annotation ${a.id}`, [a.expr]] as const)];
+    for (const [id, list] of exprs) {
+      const asts = list.map((e) => parseExpr(interpolate(e, values, { variables: INSIGHTS.variables, ...builtins })));
+      expect(asts.some((a) => selectors(a).some(byInstance)), `${id} ignores the instance variable`).toBe(true);
+      for (const a of asts) {
+        const sels = selectors(a);
+        if (sels.some((s) => scopeOf(s.name) === 'component')) expect(sels.some((s) => s.name === 'up' && byInstance(s)), `${id}: a per-component series not joined to the selection`).toBe(true);
+      }
+    }
+  });
+
   it('matches a selected value literally', () => {
     const text = interpolate('up{instance_type=~"$instance_type"}', { instance_type: 'ml.g5.12xlarge' }, { variables: [{ name: 'instance_type', label: 'T', kind: 'labelValues' }] });
     const m = selectors(parseExpr(text))[0].matchers.find((x) => x.name === 'instance_type')!;
@@ -138,7 +152,9 @@ describe('the Insights dashboard', () => {
     expect(scopeOf('llm_time_to_first_token_seconds_bucket')).toBe('engine');
     expect(scopeOf('llm_client_requests_total')).toBe('client');
     expect(scopeOf('llm_scaling_events_total')).toBe('component');
-    expect(scopeOf('llm_cold_start_duration_seconds_count')).toBe('component');
+    expect(scopeOf('llm_quality_score')).toBe('component');
+    expect(scopeOf('llm_cold_start_duration_seconds_count')).toBe('engine');
+    expect(scopeOf('llm_cold_start_phase_duration_seconds')).toBe('engine');
     expect(scopeOf('llm_instance_ready')).toBe('engine');
     expect(scopeOf('llm_benchmark_output_tokens_per_second')).toBe('reference');
     expect(scopeOf('gpu_utilization_ratio')).toBe('host');

@@ -29,7 +29,8 @@ const dirs: { remove(): void }[] = [];
 /** The instances the simulator runs now (its file_sd groups carry the `instance` label). */
 async function simInstances(base: string): Promise<string[]> {
   const body = (await (await fetch(`${base}/api/v1/sim/targets`)).json()) as { data: FileSdGroup[] };
-  return [...new Set(body.data.map((g) => g.labels.instance).filter((i): i is string => i !== undefined))].sort();
+  // Fleet instances are the targets with an AZ (engines, host exporters); a component's exporters name themselves.
+  return [...new Set(body.data.filter((g) => g.labels.az !== undefined).map((g) => g.labels.instance).filter((i): i is string => i !== undefined))].sort();
 }
 
 async function promql(base: string, q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {

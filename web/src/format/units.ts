@@ -44,6 +44,10 @@ export function formatValue(v: number | undefined | null, unit: Unit, opts: Form
       return formatDollars(v, '');
     case 'dollars/h':
       return formatDollars(v, bare ? '' : '/h');
+    case 'celsius':
+      return `${sig(v, digits)}${bare ? '' : ' °C'}`;
+    case 'hertz':
+      return compact(v, digits) + (bare ? '' : 'Hz');
     case 'count':
     case 'none':
       return compact(v, digits);

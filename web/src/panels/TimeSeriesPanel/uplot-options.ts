@@ -107,7 +107,7 @@ export function seriesOptions(s: SeriesData, i: number, units: { y: Unit; y2?: U
   };
 }
 
-const NON_NEGATIVE: ReadonlySet<Unit> = new Set<Unit>(['seconds', 'ratio', 'percent', 'bytes', 'tokens', 'tokens/s', 'req/s', 'count', 'dollars', 'dollars/h']);
+const NON_NEGATIVE: ReadonlySet<Unit> = new Set<Unit>(['seconds', 'ratio', 'percent', 'bytes', 'tokens', 'tokens/s', 'req/s', 'count', 'dollars', 'dollars/h', 'hertz']);
 
 function yRange(unit: Unit, live: ChartLive, withBand: boolean): uPlot.Scale.Range {
   return (_u, min, max) => {
