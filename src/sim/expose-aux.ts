@@ -1,7 +1,7 @@
 /**
  * The simulator's own exporters, written with the catalog's names (they stand in for what
  * Infersight's gateway, fleet view and quality evaluators would produce): the front door
- * (`llm_client_*`), the platform (`llm_replicas`, scaling and cold-start events, the benchmark
+ * (`llm_client_*`), the platform (`llm_replicas`, each replica's `llm_replica_state`, scaling and cold-start events, the benchmark
  * throughput) and the quality exporter (`llm_quality_*`). One target each per component; Go
  * number formatting.
  */
@@ -9,6 +9,7 @@ import { FamilySet } from './families.js';
 import type { ComponentRuntime } from './fleet.js';
 import { benchmarkOutputTokensPerSec, buildPerfModel } from './perf.js';
 import { QUALITY_DIMENSIONS } from './quality.js';
+import type { Replica } from './replica.js';
 
 /** The front door of a component. */
 export function frontdoorFamilies(c: ComponentRuntime): FamilySet {
@@ -59,7 +60,48 @@ export function platformFamilies(c: ComponentRuntime): FamilySet {
   fs.histogram('llm_cold_start_duration_seconds', "From a replica's creation to its first served request.", p.coldStart.upper, () => p.coldStart, { le: 'go' });
   fs.histogram('llm_container_start_duration_seconds', 'From container start to a passing health check.', p.containerStart.upper, () => p.containerStart, { le: 'go' });
   fs.counter('llm_insufficient_capacity_errors_total', 'Scale-outs refused because no capacity was available.', () => p.insufficientCapacity);
+  replicaStateFamily(c, fs);
   return fs;
+}
+
+/** The lifecycle states of `llm_replica_state`, in the order they are exposed. */
+export const REPLICA_STATES = ['pending', 'starting', 'ready', 'draining', 'restarting'] as const;
+
+/** A replica's state as its platform reports it (`llm_replica_state`); undefined once it stopped. */
+export function replicaState(r: Replica): (typeof REPLICA_STATES)[number] | undefined {
+  switch (r.phase) {
+    case 'waiting-instance':
+      return 'pending';
+    case 'container':
+    case 'downloading':
+      return 'starting';
+    case 'loading':
+    case 'warming':
+      // Only a crash sends a replica back to loading: after one it is a restart, not a cold start.
+      return r.restarts > 0 ? 'restarting' : 'starting';
+    case 'ready':
+      return 'ready';
+    case 'draining':
+      return 'draining';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The platform's per-replica lifecycle gauge, as a container orchestrator knows it (Kubernetes'
+ * pod phase and restart reason, SageMaker's copy status): one series per replica and state, 1 for
+ * the current one, with the replica and the instance it runs on. It tells a cold start (`up == 0`
+ * while weights load) from a crash, which `up` alone cannot.
+ */
+function replicaStateFamily(c: ComponentRuntime, fs: FamilySet): void {
+  fs.gaugeSeries('llm_replica_state', "1 for a replica's current lifecycle state, 0 for the others.", () =>
+    c.replicas.flatMap((r) => {
+      const now = replicaState(r);
+      if (now === undefined) return [];
+      return REPLICA_STATES.map((state) => ({ labels: { replica: r.id, instance: r.instance.id, state }, value: state === now ? 1 : 0 }));
+    }),
+  );
 }
 
 /** The quality exporter of a component. */

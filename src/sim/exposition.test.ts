@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOG, mappingTable, type SourceId } from '../semconv/index.js';
+import { CATALOG, IDENTITY_LABELS, mappingTable, type SourceId } from '../semconv/index.js';
 import { scenarioByName } from './scenarios.js';
 import { Simulation } from './simulation.js';
 import { TargetRegistry, fileSdGroups } from './targets.js';
@@ -135,7 +135,8 @@ describe('expositions', () => {
       for (const f of s.families) {
         const m = byName.get(f.name);
         expect(m, f.name).toBeDefined();
-        const allowed = new Set([...m!.labels, 'le']);
+        // Identity labels are allowed on every metric (a per-replica gauge names its replica and instance).
+        const allowed = new Set<string>([...m!.labels, ...IDENTITY_LABELS, 'le']);
         for (const x of s.samples) if (x.name.startsWith(f.name)) x.labels.forEach((n) => n === '__name__' || expect(allowed, `${f.name} ${n}`).toContain(n));
       }
     }
