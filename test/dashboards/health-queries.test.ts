@@ -61,7 +61,8 @@ describe('error share', () => {
 // i1: a replica in its cold start (vLLM answers 503: up 0) and a serving one; i2: a replica that
 // crashed (up 0, the platform says ready: unreachable) and a DJL one that restarts after a crash
 // (it serves metrics while loading: up 1); i3: a replica up 0 on a platform without the state
-// gauge; i4: a host exporter and no engine (idle); i5: a DJL replica in its cold start, up 1.
+// gauge; i4: a host exporter and no engine (idle); i5: a DJL replica in its cold start, up 1;
+// i6: a replica ready for the last two scrapes whose engine target still reads up 0 (scrape skew).
 const LIFECYCLE = `
   up{job="vllm", instance="i1", replica="r1", az="a"} 0x60
   up{job="sglang", instance="i1", replica="r2", az="a"} 1x60
@@ -79,12 +80,23 @@ const LIFECYCLE = `
   llm_replica_state{replica="r4", state="starting"} 0x60
   llm_replica_state{replica="r6", state="pending"} 0x60
   llm_replica_state{replica="r6", state="starting"} 1x60
+  up{job="vllm", instance="i6", replica="r7", az="b"} 0x60
+  llm_replica_state{replica="r7", state="starting"} 1x38 0x21
+  llm_replica_state{replica="r7", state="ready"} 0x38 1x21
 `;
 
 describe('lifecycle', () => {
+  it('gives every instance a row in the instance table, those serving nothing at 0 requests/s', async () => {
+    const table = dashboardPanels(INSIGHTS).find((p) => p.id === 'instance-table')!;
+    const rows = await query(LIFECYCLE, table.queries[0].expr);
+    expect(Object.keys(rows).map((k) => /instance=(i\d)/.exec(k)?.[1]).sort()).toEqual(['i1', 'i2', 'i3', 'i4', 'i5', 'i6']);
+    expect(Object.values(rows).every((v) => v === 0)).toBe(true);
+    expect(table.healthColumn?.lifecycle).toEqual(dashboardPanels(INSIGHTS).find((p) => p.hexgrid !== undefined)?.hexgrid?.lifecycle);
+  });
+
   it.each([
     ['starting: a cold start, whether the engine answers yet or not', startingReplicas(), { 'instance=i1': 1, 'instance=i5': 1 }],
-    ['down: unreachable without a cold start, or restarting after a crash', downReplicas(), { 'instance=i2': 2, 'instance=i3': 1 }],
+    ['down: unreachable without a recent cold start, or restarting after a crash', downReplicas(), { 'instance=i2': 2, 'instance=i3': 1 }],
     ['idle: a host exporter and no engine', idleInstances(), { 'instance=i4': 1 }],
   ])('%s', async (_name, expr, want) => {
     expect(await query(LIFECYCLE, expr)).toEqual(want);
