@@ -62,16 +62,19 @@ export function startingReplicas(): string {
 }
 
 /**
- * Replicas that are down, by instance: the engine target cannot be scraped (`up == 0`) and the
- * platform has not said it is starting within the rate window (a crash, an unreachable host, or
- * a platform without the state gauge), or the platform says the engine process died and is
- * restarting. The window covers the skew between the two targets' scrapes: a replica that has
- * just become ready may still read `up == 0` from a scrape before that, which is no crash.
+ * Replicas that are down, by instance: the platform says the engine process died and is
+ * restarting, or the engine target has not been scraped once within the rate window
+ * (`max_over_time(up) == 0`: a crash, an unreachable host, or a platform without the state gauge)
+ * while the platform has not said it is starting in that window. One failed scrape (a timeout on
+ * a busy host) is not a dead engine, and the window also covers the skew between the engine's and
+ * the platform's scrapes: a replica that has just become ready can still read `up == 0` from an
+ * engine scrape before that.
  */
 export function downReplicas(): string {
   const restarting = `(${sel('llm_replica_state', 'state="restarting"')} == 1)`;
   const recentlyStarting = `(max_over_time(${sel('llm_replica_state', 'state=~"pending|starting"')}[$__rate_interval]) == 1)`;
-  return `count by (instance) ((${ENGINE_UP} == 0 unless on (replica) ${recentlyStarting}) or (${ENGINE_UP} and on (replica) ${restarting}))`;
+  const unreachable = `(max_over_time(${ENGINE_UP}[$__rate_interval]) == 0 unless on (replica) ${recentlyStarting})`;
+  return `count by (instance) (${unreachable} or (${ENGINE_UP} and on (replica) ${restarting}))`;
 }
 
 /** Instances whose host exporter is scraped but that run no engine at all: paid for, serving nothing. */

@@ -62,7 +62,8 @@ describe('error share', () => {
 // crashed (up 0, the platform says ready: unreachable) and a DJL one that restarts after a crash
 // (it serves metrics while loading: up 1); i3: a replica up 0 on a platform without the state
 // gauge; i4: a host exporter and no engine (idle); i5: a DJL replica in its cold start, up 1;
-// i6: a replica ready for the last two scrapes whose engine target still reads up 0 (scrape skew).
+// i6: a replica ready for the last two scrapes whose engine target still reads up 0 (scrape skew);
+// i7: a serving replica whose last scrape timed out (one failed scrape is not a dead engine).
 const LIFECYCLE = `
   up{job="vllm", instance="i1", replica="r1", az="a"} 0x60
   up{job="sglang", instance="i1", replica="r2", az="a"} 1x60
@@ -83,13 +84,15 @@ const LIFECYCLE = `
   up{job="vllm", instance="i6", replica="r7", az="b"} 0x60
   llm_replica_state{replica="r7", state="starting"} 1x38 0x21
   llm_replica_state{replica="r7", state="ready"} 0x38 1x21
+  up{job="sglang", instance="i7", replica="r8", az="b"} 1x39 0 1x20
+  llm_replica_state{replica="r8", state="ready"} 1x60
 `;
 
 describe('lifecycle', () => {
   it('gives every instance a row in the instance table, those serving nothing at 0 requests/s', async () => {
     const table = dashboardPanels(INSIGHTS).find((p) => p.id === 'instance-table')!;
     const rows = await query(LIFECYCLE, table.queries[0].expr);
-    expect(Object.keys(rows).map((k) => /instance=(i\d)/.exec(k)?.[1]).sort()).toEqual(['i1', 'i2', 'i3', 'i4', 'i5', 'i6']);
+    expect(Object.keys(rows).map((k) => /instance=(i\d)/.exec(k)?.[1]).sort()).toEqual(['i1', 'i2', 'i3', 'i4', 'i5', 'i6', 'i7']);
     expect(Object.values(rows).every((v) => v === 0)).toBe(true);
     expect(table.healthColumn?.lifecycle).toEqual(dashboardPanels(INSIGHTS).find((p) => p.hexgrid !== undefined)?.hexgrid?.lifecycle);
   });
