@@ -99,8 +99,8 @@ describe('toGrafana(INSIGHTS)', () => {
     expect(ttft).toMatchObject({ type: 'stat', fieldConfig: { defaults: { unit: 's', color: { mode: 'thresholds' } } } });
     expect(ttft.fieldConfig.defaults.thresholds.steps).toEqual([
       { color: 'green', value: null },
-      { color: 'orange', value: 1 },
-      { color: 'red', value: 3 },
+      { color: 'orange', value: 2.5 },
+      { color: 'red', value: 5 },
     ]);
     expect(ttft.targets[0]).toMatchObject({ instant: true, range: false, format: 'time_series' });
   });

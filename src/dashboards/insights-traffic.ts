@@ -12,6 +12,16 @@ const perAz = sumBy(['az'], rate(REQUESTS));
 const fairShare = `${perAz} / ignoring (az) group_left avg(${perAz})`;
 const enginesUp = `count by (az) (${sel('up', 'replica!=""')} == 1)`;
 
+/** The labels one deployment is told apart by: an endpoint and, within it, a component. */
+const DEPLOYMENT = ['az', 'endpoint', 'component'];
+
+/**
+ * The deployments (endpoint and component) that have engines up in an AZ but serve no request
+ * there, one series per AZ, endpoint and component: judged per deployment, so one endpoint's dark
+ * AZ is not hidden by another endpoint's traffic in the same AZ.
+ */
+export const darkDeployments = `count by (${DEPLOYMENT.join(', ')}) (${sel('up', 'replica!=""')} == 1) unless on (${DEPLOYMENT.join(', ')}) (${sumBy(DEPLOYMENT, rate(REQUESTS))} > 0)`;
+
 const REQUESTS_BY_AZ: Panel = {
   id: 'requests-by-az',
   title: 'Requests by AZ',
@@ -32,7 +42,7 @@ const AZ_TABLE: Panel = {
   id: 'az-traffic',
   title: 'Traffic by AZ',
   description:
-    "Each AZ's requests, share and multiple of the fair share (1 = even), its engines, and two flags: engines up but no traffic (the AZ went dark), and a share under half or over 1.5 times the fair one.",
+    "Each AZ's requests, share and multiple of the fair share (1 = even), its engines, and two flags: engines of an endpoint and component up but no traffic to them (the AZ went dark for that deployment, named in the row), and a share under half or over 1.5 times the fair one.",
   viz: 'table',
   unit: 'none',
   queries: [
@@ -44,7 +54,8 @@ const AZ_TABLE: Panel = {
       refId: 'dark',
       title: 'Up, no traffic',
       unit: 'count',
-      expr: `${enginesUp} unless on (az) (${perAz} > 0)`,
+      // One series per dark deployment (az, endpoint, component): the panel counts and names them per AZ.
+      expr: darkDeployments,
       instant: true,
       thresholds: [{ value: 1, state: 'critical' }],
     },

@@ -92,6 +92,32 @@ export interface PanelTab {
  * under its `title` and `unit`; a cell shows the fields of the instances it covers, and takes the
  * worst health state over them.
  */
+/** A health rule: a query's per-instance value and its colour steps. */
+export interface HealthRuleSpec {
+  readonly refId: string;
+  readonly thresholds: readonly Threshold[];
+}
+
+/**
+ * The lifecycle states of an instance, each read from a per-instance query (`by (instance)`) whose
+ * value above 0 puts the instance in that state: `down` (an engine on it crashed or cannot be
+ * scraped), `starting` (a replica on it is in its cold start: created, downloading, loading
+ * weights, warming up) and `idle` (the instance is scraped but runs no engine). They are not
+ * thresholds on a value, so they are listed apart from the rules; docs/design/health-states.md
+ * ranks them against the rules' warning and critical.
+ */
+export interface LifecycleQueries {
+  readonly down?: string;
+  readonly starting?: string;
+  readonly idle?: string;
+}
+
+/** How a table judges each row's health (the instance table's Health column): as the hex grid does. */
+export interface HealthColumn {
+  readonly rules: readonly HealthRuleSpec[];
+  readonly lifecycle?: LifecycleQueries;
+}
+
 export interface HexGridOptions {
   /** refId of the query whose series are the cells (one per replica); its labels describe the cell. */
   readonly cells: string;
@@ -100,7 +126,9 @@ export interface HexGridOptions {
   /** The label the cells are grouped by (AZ). */
   readonly groupBy: string;
   /** Health rules: a cell takes the worst state over these (refId of a query, its thresholds). */
-  readonly health: readonly { readonly refId: string; readonly thresholds: readonly Threshold[] }[];
+  readonly health: readonly HealthRuleSpec[];
+  /** Lifecycle states (down, starting, idle) from per-instance queries of the panel. */
+  readonly lifecycle?: LifecycleQueries;
   /** The variable a click sets: the cell's `instance` label (every instance of a merged cell). */
   readonly filterVariable: string;
   /** The label the field queries are joined to the cells on (default `instance`). */
@@ -122,6 +150,8 @@ export interface Panel {
   readonly thresholds?: readonly Threshold[];
   readonly band?: Band;
   readonly hexgrid?: HexGridOptions;
+  /** A table's Health column (one state per row, as the hex grid judges an instance); its lifecycle queries are not shown as columns. */
+  readonly healthColumn?: HealthColumn;
   /** Labels a table joins its queries on (default `['instance']`). */
   readonly joinOn?: readonly string[];
   /** Width in grid columns of 24, as Grafana's gridPos. */

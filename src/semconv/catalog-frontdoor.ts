@@ -184,6 +184,17 @@ export const FLEET_METRICS = [
     producer: 'fleet',
   },
   {
+    name: 'llm_replica_state',
+    type: 'gauge',
+    unit: '',
+    help:
+      "1 for a replica's current lifecycle state, 0 for the others, as the platform that runs it sees it: pending (waiting for its instance), starting (container start, model download, weight load, warm-up: a cold start), ready, draining, restarting (its engine process died and is being restarted). Labels replica and instance name the replica and where it runs.",
+    labels: ['state'],
+    stability: 'experimental',
+    sources: [],
+    producer: 'fleet',
+  },
+  {
     name: 'llm_instance_ready',
     type: 'gauge',
     unit: '',

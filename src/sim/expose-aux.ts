@@ -1,7 +1,7 @@
 /**
  * The simulator's own exporters, written with the catalog's names (they stand in for what
  * Infersight's gateway, fleet view and quality evaluators would produce): the front door
- * (`llm_client_*`), the platform (`llm_replicas`, scaling and cold-start events, the benchmark
+ * (`llm_client_*`), the platform (`llm_replicas`, each replica's `llm_replica_state`, scaling and cold-start events, the benchmark
  * throughput) and the quality exporter (`llm_quality_*`). One target each per component; Go
  * number formatting.
  *
@@ -100,7 +100,48 @@ export function platformFamilies(c: ComponentRuntime, nowMs: () => number): Fami
       fs.gauge('llm_cold_start_phase_duration_seconds', "How long each phase of a replica's last start took (so far, while it runs), by phase.", () => r.startPhaseS(phase, nowMs()), { ...id, phase });
     }
   }
+  replicaStateFamily(c, fs);
   return fs;
+}
+
+/** The lifecycle states of `llm_replica_state`, in the order they are exposed. */
+export const REPLICA_STATES = ['pending', 'starting', 'ready', 'draining', 'restarting'] as const;
+
+/** A replica's state as its platform reports it (`llm_replica_state`); undefined once it stopped. */
+export function replicaState(r: Replica): (typeof REPLICA_STATES)[number] | undefined {
+  switch (r.phase) {
+    case 'waiting-instance':
+      return 'pending';
+    case 'container':
+    case 'downloading':
+      return 'starting';
+    case 'loading':
+    case 'warming':
+      // Only a crash sends a replica back to loading: after one it is a restart, not a cold start.
+      return r.restarts > 0 ? 'restarting' : 'starting';
+    case 'ready':
+      return 'ready';
+    case 'draining':
+      return 'draining';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The platform's per-replica lifecycle gauge, as a container orchestrator knows it (Kubernetes'
+ * pod phase and restart reason, SageMaker's copy status): one series per replica and state, 1 for
+ * the current one, with the replica and the instance it runs on. It tells a cold start (`up == 0`
+ * while weights load) from a crash, which `up` alone cannot.
+ */
+function replicaStateFamily(c: ComponentRuntime, fs: FamilySet): void {
+  fs.gaugeSeries('llm_replica_state', "1 for a replica's current lifecycle state, 0 for the others.", () =>
+    c.replicas.flatMap((r) => {
+      const now = replicaState(r);
+      if (now === undefined) return [];
+      return REPLICA_STATES.map((state) => ({ labels: { replica: r.id, instance: r.instance.id, state }, value: state === now ? 1 : 0 }));
+    }),
+  );
 }
 
 /** The quality exporter of a component. */

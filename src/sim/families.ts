@@ -75,6 +75,17 @@ export class FamilySet {
   }
 
   /**
+   * Adds a gauge family whose series come and go (one per replica of a component): `get()` lists
+   * them at render time. Label sets are built per render, so keep it to families of a few series.
+   */
+  gaugeSeries(name: string, help: string, get: () => readonly { readonly labels: Readonly<Record<string, string>>; readonly value: number }[]): void {
+    const f = this.family(name, 'gauge', help);
+    this.updaters.push(() => {
+      f.samples = get().map((x) => ({ labels: this.labels(x.labels), value: x.value }));
+    });
+  }
+
+  /**
    * Adds a histogram (`_bucket` per bound and `+Inf`, `_sum`, `_count`) read from `get()` at render
    * time; bucket bounds and the sum are multiplied by `scale` (seconds to microseconds for DJL).
    */

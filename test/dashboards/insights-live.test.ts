@@ -22,7 +22,10 @@ const STEP_MS = 30_000;
 
 /** Queries that return nothing on the demo fleet, and why. Keyed `panel/refId`. */
 const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
-  'az-traffic/dark': 'a flag: fleet-wide, us-east-1a still serves llama-prod while chat-prod skips it (it fires for endpoint chat-prod, checked below)',
+  'fleet-hexgrid/down': 'a lifecycle count: no engine crashed or is unreachable',
+  'fleet-hexgrid/idle': 'a lifecycle count: every instance runs an engine',
+  'instance-table/down': 'a lifecycle count, as above',
+  'instance-table/idle': 'a lifecycle count, as above',
   'token-latency/client_itl': "the demo fleet's front door exports no inter-token histogram; the gateway writes llm_client_inter_token_latency_seconds",
   'frontdoor-errors/connection': 'only the gateway writes llm_client_errors_total (timeouts, resets)',
 };
@@ -34,6 +37,8 @@ const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
 const EXPECTED_EMPTY_FOR_ONE_INSTANCE: Readonly<Record<string, string>> = {
   ...EXPECTED_EMPTY,
   'az-traffic/dark': 'a flag: the clicked instance serves',
+  'fleet-hexgrid/starting': 'a lifecycle count: the clicked instance has no cold start in progress',
+  'instance-table/starting': 'a lifecycle count, as above',
   'az-traffic/skewed': 'a flag: one instance is one AZ, its share is all',
   'engine-errors/failed': 'the instance runs vLLM and SGLang; in the demo only DJL/LMI (ServerError) reports llm_request_errors_total',
   'instance-table/ttft_p99_z': 'one instance has no spread to measure a z-score against (0/0)',
@@ -114,7 +119,8 @@ describe('Insights on a living demo fleet', () => {
   });
 
   it('flags the AZ that chat-prod stopped sending to, and the one that took its share', () => {
-    expect(darkForChatProd.map((s) => s.az)).toEqual(['us-east-1a']);
+    // One series per dark deployment: both of chat-prod's components in us-east-1a.
+    expect(darkForChatProd.map((s) => `${s.az} ${s.component}`).sort()).toEqual(['us-east-1a gpt-oss-20b', 'us-east-1a qwen2-5-7b-instruct']);
     expect(skewedForChatProd.map((s) => s.az).sort()).toEqual(['us-east-1a', 'us-east-1b']);
   });
 

@@ -2,8 +2,9 @@
  * Colours that carry meaning. Series use the Okabe–Ito palette (distinguishable with the common
  * colour-vision deficiencies), in an order tuned per theme (black is useless on a dark
  * background, yellow on a light one). Well-known engines always get the same colour,
- * so that vLLM is the same blue on every panel. Health states (theme.css: --ok, --warning,
- * --critical, --unknown) have a colour, a pattern and an icon each, so they never depend on hue alone.
+ * so that vLLM is the same blue on every panel. Health states (HEALTH_COLORS, written as the
+ * custom properties of theme.css) have a colour, a pattern and an icon each, so they never depend
+ * on hue alone.
  */
 import type { Theme } from '../state/url-state.js';
 
@@ -19,6 +20,35 @@ export const OKABE_ITO = {
   black: '#000000',
   grey: '#999999',
 } as const;
+
+/**
+ * The colour of each hex-cell health state (web/src/panels/HexGridPanel/health.ts), per theme:
+ * theme-store.ts sets them on <html> as `--healthy`, `--warning`, … and the cells' patterns read
+ * those. Seven
+ * states from eight Okabe–Ito colours: green healthy, orange warning, vermillion critical,
+ * reddish purple down, blue starting (sky blue on dark, blue on light), yellow idle (darkened on
+ * light, where pure yellow has no contrast) and grey for no data.
+ */
+export const HEALTH_COLORS: Readonly<Record<Theme, Readonly<Record<'healthy' | 'warning' | 'critical' | 'down' | 'starting' | 'idle' | 'nodata', string>>>> = {
+  dark: {
+    healthy: OKABE_ITO.bluishGreen,
+    warning: OKABE_ITO.orange,
+    critical: OKABE_ITO.vermillion,
+    down: OKABE_ITO.reddishPurple,
+    starting: OKABE_ITO.skyBlue,
+    idle: OKABE_ITO.yellow,
+    nodata: '#8B93A1',
+  },
+  light: {
+    healthy: OKABE_ITO.bluishGreen,
+    warning: OKABE_ITO.orange,
+    critical: OKABE_ITO.vermillion,
+    down: OKABE_ITO.reddishPurple,
+    starting: OKABE_ITO.blue,
+    idle: '#B8A500',
+    nodata: '#8B93A1',
+  },
+};
 
 const DARK_ORDER = [
   OKABE_ITO.skyBlue,

@@ -1,10 +1,13 @@
 /**
  * The active theme: the URL's `theme` when present, else the choice stored by the toggle
  * (localStorage `infersight.theme`), else the OS preference (`prefers-color-scheme`). The
- * theme is applied as `data-theme` on <html>; index.html sets it before the first paint.
+ * theme is applied as `data-theme` on <html>; index.html sets it before the first paint. The
+ * health states' colours (palette.ts, `HEALTH_COLORS`) are set with it as custom properties
+ * (`--healthy`, `--starting`, ...), so the TypeScript table is their only source.
  */
 import { useSyncExternalStore } from 'react';
 import type { Theme } from '../state/url-state.js';
+import { HEALTH_COLORS } from './palette.js';
 
 const STORAGE_KEY = 'infersight.theme';
 const listeners = new Set<() => void>();
@@ -29,9 +32,16 @@ function resolve(): Theme {
   return urlTheme ?? storedTheme() ?? systemTheme();
 }
 
+/** Sets `data-theme` and the health colours of `theme` on <html>. */
+function setDocumentTheme(theme: Theme): void {
+  const root = document.documentElement;
+  root.dataset.theme = theme;
+  for (const [state, colour] of Object.entries(HEALTH_COLORS[theme])) root.style.setProperty(`--${state}`, colour);
+}
+
 function apply(): void {
   const next = resolve();
-  if (typeof document !== 'undefined') document.documentElement.dataset.theme = next;
+  if (typeof document !== 'undefined') setDocumentTheme(next);
   if (next !== current) {
     current = next;
     for (const l of listeners) l();
@@ -40,7 +50,7 @@ function apply(): void {
 
 if (typeof window !== 'undefined') {
   window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', apply);
-  document.documentElement.dataset.theme = current;
+  setDocumentTheme(current);
 }
 
 /** The URL's theme override (App passes it on every change). */

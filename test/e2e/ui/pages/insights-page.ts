@@ -59,6 +59,20 @@ export class InsightsPage {
     return names.sort();
   }
 
+  /** Each cell's health (`data-health`: down, critical, warning, starting, healthy, idle, nodata), by its instance (or view value). */
+  async cellHealth(): Promise<Record<string, string>> {
+    const pairs = await this.cells().evaluateAll((els) => els.map((e) => [e.getAttribute('data-instance') ?? '', e.getAttribute('data-health') ?? ''] as const));
+    return Object.fromEntries(pairs);
+  }
+
+  /** The instance table's Health column, by the row's instance. */
+  async tableHealth(): Promise<Record<string, string>> {
+    const pairs = await this.panel('instance-table')
+      .getByTestId('table-row')
+      .evaluateAll((els) => els.map((e) => [(e.getAttribute('data-key') ?? '').split('\u0001')[0], e.querySelector('[data-testid="table-health"]')?.getAttribute('data-health') ?? ''] as const));
+    return Object.fromEntries(pairs);
+  }
+
   /** Hovers a cell and returns the tooltip's text. */
   async hover(instance: string): Promise<string> {
     await this.cell(instance).hover();

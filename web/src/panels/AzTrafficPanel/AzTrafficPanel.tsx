@@ -2,13 +2,14 @@
  * Traffic distribution across availability zones (a table panel joined on `az`): requests per
  * AZ (the first query) with its share of the total drawn as a bar against the even share, flags
  * for an AZ that went silent or carries a skewed share (model/az-traffic.ts, or the dashboard's
- * own `dark` and `skewed` columns when it has them), the panel's other columns (4xx/5xx), and AZ
+ * own `dark` and `skewed` columns when it has them: `dark` is per endpoint and component, and the
+ * row names the deployments that went dark), the panel's other columns (4xx/5xx), and AZ
  * selection: clicking a row toggles the AZ in the `az` variable.
  */
 import { memo, useMemo, type ReactNode } from 'react';
 import type { Panel } from '../../../../src/dashboards/types.js';
 import { formatValue } from '../../format/units.js';
-import { azTraffic, type AzTrafficRow } from '../model/az-traffic.js';
+import { azTraffic, darkByAz, type AzTrafficRow } from '../model/az-traffic.js';
 import { buildPanelQueries } from '../model/panel-queries.js';
 import { joinTable } from '../model/table-join.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
@@ -43,10 +44,12 @@ export const AzTrafficPanel = memo(function AzTrafficPanel({ panel, env, heightP
     // An AZ filtered out by the variable is not silent: only the selected ones are expected.
     const known = chosen.length > 0 ? chosen : env.knownAzs;
     // The dashboard's own flags, where it computes them (src/dashboards' `dark` and `skewed` columns).
+    const dark = darkByAz(answers.find((a) => a.query.refId === 'dark')?.instant ?? []);
     const rows = azTraffic(rates, known).map((r): AzTrafficRow => {
+      const names = dark.get(r.az);
+      if (names !== undefined) return { ...r, flag: 'zero' as const, dark: names };
       if (r.flag !== undefined) return r;
       const j = joined.get(r.az);
-      if ((j?.values.dark ?? 0) > 0) return { ...r, flag: 'zero' as const };
       if (j?.values.skewed !== undefined && !Number.isNaN(j.values.skewed)) return { ...r, flag: 'skewed' as const };
       return r;
     });
@@ -124,7 +127,11 @@ export const AzTrafficPanel = memo(function AzTrafficPanel({ panel, env, heightP
                 >
                   <td className="label-cell">
                     <span className="az-name">{r.az}</span>
-                    {r.flag === 'zero' && <span className="badge critical">⊘ no traffic</span>}
+                    {r.flag === 'zero' && (
+                      <span className="badge critical" data-testid="az-dark" title={r.dark === undefined ? 'No requests in this AZ' : `Engines up, no requests: ${r.dark.join(', ')}`}>
+                        ⊘ no traffic{r.dark === undefined ? '' : `: ${shortNames(r.dark)}`}
+                      </span>
+                    )}
                     {r.flag === 'skewed' && <span className="badge warning">⚖ skewed</span>}
                   </td>
                   <td className="numeric num">{formatValue(r.rate, queries[0]?.unit ?? 'req/s')}</td>
@@ -149,3 +156,8 @@ export const AzTrafficPanel = memo(function AzTrafficPanel({ panel, env, heightP
     </PanelFrame>
   );
 });
+
+/** "a, b +2": a dark AZ can name several deployments; the badge's title lists them all. */
+function shortNames(names: readonly string[], max = 2): string {
+  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} +${names.length - max}`;
+}

@@ -1,20 +1,26 @@
 /**
  * The honeycomb itself: one SVG, one polygon per cell, positions from the memoized layout. Health
- * is drawn three ways (colour, fill pattern, border weight; plus a glyph when cells are large
+ * (health.ts) is drawn three ways (colour, fill pattern, border; plus a glyph when cells are large
  * enough), so it never depends on hue alone. Events are delegated to the SVG (one handler for
  * 1,000 cells); the focused cell holds the only tabindex=0 (roving tabindex).
  */
 import { memo, useMemo, type ReactNode } from 'react';
-import type { HealthState } from './health.js';
+import { HEALTH_GLYPH, HEALTH_NAME, type HealthState } from './health.js';
 import type { HexCellData } from './hex-cells.js';
 import { hexPoints, type HexLayout } from './hex-layout.js';
 
-/** Pattern fills per health state; `HexLegend` uses the same ids. */
+/**
+ * Pattern fills per health state (`HexLegend` and the table use the same ids): each state has its
+ * own colour (theme.css, from the Okabe–Ito palette: palette.ts) and its own pattern, so two
+ * states never differ by hue alone. Solid: healthy; stripes: warning; cross-hatch: critical; a
+ * dark band with a cross: down; dots on a light tint: starting; a hollow ring: idle; a faint dot:
+ * no data.
+ */
 export function HexPatternDefs(): ReactNode {
   return (
     <defs>
-      <pattern id="hex-fill-ok" patternUnits="userSpaceOnUse" width="6" height="6">
-        <rect width="6" height="6" fill="var(--ok)" />
+      <pattern id="hex-fill-healthy" patternUnits="userSpaceOnUse" width="6" height="6">
+        <rect width="6" height="6" fill="var(--healthy)" />
       </pattern>
       <pattern id="hex-fill-warning" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
         <rect width="6" height="6" fill="var(--warning)" />
@@ -25,19 +31,25 @@ export function HexPatternDefs(): ReactNode {
         <rect width="1.6" height="5" fill="rgba(0,0,0,0.38)" />
         <rect width="5" height="1.6" fill="rgba(0,0,0,0.38)" />
       </pattern>
-      <pattern id="hex-fill-unknown" patternUnits="userSpaceOnUse" width="5" height="5">
-        <rect width="5" height="5" fill="var(--unknown)" opacity="0.45" />
-        <circle cx="2.5" cy="2.5" r="0.9" fill="var(--unknown)" />
+      <pattern id="hex-fill-down" patternUnits="userSpaceOnUse" width="8" height="8">
+        <rect width="8" height="8" fill="var(--down)" />
+        <path d="M0 0L8 8M8 0L0 8" stroke="rgba(0,0,0,0.55)" strokeWidth="1.6" />
+      </pattern>
+      <pattern id="hex-fill-starting" patternUnits="userSpaceOnUse" width="6" height="6">
+        <rect width="6" height="6" fill="var(--starting)" opacity="0.55" />
+        <circle cx="3" cy="3" r="1.5" fill="var(--starting)" />
+      </pattern>
+      <pattern id="hex-fill-idle" patternUnits="userSpaceOnUse" width="8" height="8">
+        <rect width="8" height="8" fill="var(--idle)" opacity="0.25" />
+        <circle cx="4" cy="4" r="2.4" fill="none" stroke="var(--idle)" strokeWidth="1.2" />
+      </pattern>
+      <pattern id="hex-fill-nodata" patternUnits="userSpaceOnUse" width="5" height="5">
+        <rect width="5" height="5" fill="var(--nodata)" opacity="0.45" />
+        <circle cx="2.5" cy="2.5" r="0.9" fill="var(--nodata)" />
       </pattern>
     </defs>
   );
 }
-
-/** The glyph drawn in warning and critical cells (when large enough). */
-export const HEALTH_GLYPH: Readonly<Record<HealthState, string>> = { ok: '', warning: '▲', critical: '✖', unknown: '?' };
-
-/** Human names of the states. */
-export const HEALTH_NAME: Readonly<Record<HealthState, string>> = { ok: 'Healthy', warning: 'Warning', critical: 'Critical', unknown: 'No data' };
 
 /** Props of `HexGrid`. */
 export interface HexGridProps {
@@ -77,7 +89,7 @@ const HexCellView = memo(function HexCellView(p: {
         aria-label={`${c.value}, ${c.group}: ${HEALTH_NAME[c.health]}`}
         tabIndex={p.focused ? 0 : -1}
       />
-      {p.glyphSize > 0 && c.health !== 'ok' && (
+      {p.glyphSize > 0 && c.health !== 'healthy' && (
         <text x={p.x} y={p.y} className="hex-glyph" fontSize={p.glyphSize} aria-hidden="true">
           {HEALTH_GLYPH[c.health]}
         </text>

@@ -6,22 +6,24 @@
  * shift/ctrl/⌘-click toggles, Enter/Space do the same from the keyboard, Escape clears.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
-import type { Panel } from '../../../../src/dashboards/types.js';
+import type { LifecycleQueries, Panel } from '../../../../src/dashboards/types.js';
 import { SegmentedControl } from '../../components/SegmentedControl/SegmentedControl.js';
 import { buildPanelQueries } from '../model/panel-queries.js';
 import { PanelFrame } from '../PanelFrame/PanelFrame.js';
 import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
-import { applyThresholdOverrides } from './health.js';
+import { applyThresholdOverrides, HEALTH_GLYPH, HEALTH_MEANING, HEALTH_NAME, HEALTH_STATES } from './health.js';
 import { buildHexCells, cellInstanceMap, healthCounts, type HexCellData } from './hex-cells.js';
-import { HexGrid, HexSwatch, HEALTH_NAME } from './HexGrid.js';
+import { HexGrid, HexSwatch } from './HexGrid.js';
 import { hexNeighbor, layoutHexGrid, type HexNavKey } from './hex-layout.js';
 import { HexTooltip } from './HexTooltip.js';
 import { ThresholdsEditor } from './ThresholdsEditor.js';
 import './HexGridPanel.css';
 
 const NAV_KEYS: ReadonlySet<string> = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
+
+const NO_LIFECYCLE: LifecycleQueries = {};
 
 const VIEW_TITLES: Readonly<Record<string, string>> = { instance: 'Instances', replica: 'Component copies', endpoint: 'Endpoints' };
 
@@ -163,19 +165,35 @@ export const HexGridPanel = memo(function HexGridPanel({ panel, env, heightPx }:
           <HexGrid layout={layout} cells={ordered} selected={selected} focusIndex={focusIdx} ariaLabel={`${panel.title}: ${cells.length} cells grouped by ${opts.groupBy}`} />
         )}
         {tipCell !== undefined && tipPos !== undefined && (
-          <HexTooltip cell={tipCell} x={tipPos.x} y={tipPos.y} size={layout.size} width={layout.width} queries={queries} rules={rules} cellsRefId={opts.cells} />
+          <HexTooltip cell={tipCell} x={tipPos.x} y={tipPos.y} size={layout.size} width={layout.width} queries={queries} rules={rules} lifecycle={opts.lifecycle ?? NO_LIFECYCLE} cellsRefId={opts.cells} />
         )}
       </div>
       <div className="hex-footer">
         <ul className="hex-legend" aria-label="Health legend">
-          {(['ok', 'warning', 'critical', 'unknown'] as const).map((s) => (
-            <li key={s} data-testid={`hex-legend-${s}`}>
+          {HEALTH_STATES.map((s) => (
+            <li key={s} data-testid={`hex-legend-${s}`} data-health={s} title={`${HEALTH_NAME[s]}: ${HEALTH_MEANING[s]}`}>
               <HexSwatch state={s} />
+              <span aria-hidden="true" className="hex-legend-glyph">
+                {HEALTH_GLYPH[s]}
+              </span>
               <span>{HEALTH_NAME[s]}</span>
               <span className="num muted">{counts[s]}</span>
             </li>
           ))}
         </ul>
+        <details className="hex-legend-help" data-testid="hex-legend-help">
+          <summary>What the states mean</summary>
+          <dl>
+            {HEALTH_STATES.map((s) => (
+              <div key={s} className="row">
+                <dt>
+                  <HexSwatch state={s} /> {HEALTH_NAME[s]}
+                </dt>
+                <dd>{HEALTH_MEANING[s]}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
         {env.ctx.selection.length > 0 ? (
           <div className="hex-selection" data-testid="hex-selection">
             <span>

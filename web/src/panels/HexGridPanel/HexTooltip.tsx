@@ -1,14 +1,15 @@
 /**
  * The hex-grid tooltip (`data-testid="hex-tooltip"`): the cell's identity (instance type,
- * engine, component, replica, AZ), every query's value, and the health verdict with the rule
- * that decided it.
+ * engine, component, replica, AZ), every query's value, and the health state with what it
+ * means and the rule or lifecycle count that decided it.
  */
 import type { ReactNode } from 'react';
+import type { LifecycleQueries } from '../../../../src/dashboards/types.js';
 import { formatValue } from '../../format/units.js';
 import type { BuiltQuery } from '../model/panel-queries.js';
-import type { HealthRule } from './health.js';
+import { HEALTH_GLYPH, HEALTH_MEANING, HEALTH_NAME, type HealthRule } from './health.js';
 import type { HexCellData } from './hex-cells.js';
-import { HEALTH_GLYPH, HEALTH_NAME, HexSwatch } from './HexGrid.js';
+import { HexSwatch } from './HexGrid.js';
 
 const IDENTITY: readonly [string, string][] = [
   ['instance_type', 'Instance type'],
@@ -30,12 +31,14 @@ export interface HexTooltipProps {
   readonly width: number;
   readonly queries: readonly BuiltQuery[];
   readonly rules: readonly HealthRule[];
+  /** The panel's lifecycle queries (which count put the cell in down, starting or idle). */
+  readonly lifecycle: LifecycleQueries;
   /** refId of the query that defines the cells (not shown as a value). */
   readonly cellsRefId: string;
 }
 
 /** The tooltip. */
-export function HexTooltip({ cell, x, y, size, width, queries, rules, cellsRefId }: HexTooltipProps): ReactNode {
+export function HexTooltip({ cell, x, y, size, width, queries, rules, lifecycle, cellsRefId }: HexTooltipProps): ReactNode {
   const left = x > width - 300;
   const style = left ? { right: width - x + size + 6, top: Math.max(0, y - 20) } : { left: x + size + 6, top: Math.max(0, y - 20) };
   const byRef = new Map(cell.reasons.map((r) => [r.refId, r]));
@@ -44,7 +47,7 @@ export function HexTooltip({ cell, x, y, size, width, queries, rules, cellsRefId
       <div className="hex-tooltip-head">
         <HexSwatch state={cell.health} />
         <span className="hex-tooltip-title mono">{cell.value}</span>
-        <span className={`badge ${cell.health === 'unknown' ? '' : cell.health}`}>
+        <span className={`badge ${cell.health}`} data-testid="hex-tooltip-health" data-health={cell.health}>
           {HEALTH_GLYPH[cell.health]} {HEALTH_NAME[cell.health]}
         </span>
       </div>
@@ -73,9 +76,12 @@ export function HexTooltip({ cell, x, y, size, width, queries, rules, cellsRefId
           })}
         <div className="row">
           <dt>Status</dt>
-          <dd>{statusText(cell, rules, queries)}</dd>
+          <dd>{statusText(cell, rules, lifecycle, queries)}</dd>
         </div>
       </dl>
+      <p className="hex-tooltip-meaning muted">
+        {HEALTH_NAME[cell.health]}: {HEALTH_MEANING[cell.health]}.
+      </p>
     </div>
   );
 }
@@ -86,17 +92,30 @@ function shortList(joined: string, max = 3): string {
   return parts.length <= max ? joined : `${parts.slice(0, max).join(', ')} +${parts.length - max}`;
 }
 
-function statusText(cell: HexCellData, rules: readonly HealthRule[], queries: readonly BuiltQuery[]): string {
-  if (cell.health === 'unknown') return rules.length === 0 ? 'no health rules' : 'no data for the health rules';
-  const worst = cell.reasons.filter((r) => r.state === cell.health);
-  if (cell.health === 'ok') return 'within all thresholds';
-  return worst
-    .map((r) => {
-      const q = queries.find((x) => x.refId === r.refId);
-      const rule = rules.find((x) => x.refId === r.refId);
-      const step = rule?.thresholds.filter((t) => t.state === r.state && t.value <= r.value).sort((a, b) => b.value - a.value)[0];
-      const unit = q?.unit ?? 'none';
-      return `${q?.title ?? r.refId} ${formatValue(r.value, unit)}${step === undefined ? '' : ` ≥ ${formatValue(step.value, unit)}`}`;
-    })
-    .join('; ');
+function statusText(cell: HexCellData, rules: readonly HealthRule[], lifecycle: LifecycleQueries, queries: readonly BuiltQuery[]): string {
+  const count = (refId: string | undefined): number => (refId === undefined ? 0 : (cell.values[refId] ?? 0));
+  const thresholds = cell.reasons.filter((r) => r.state !== 'ok' && r.state === cell.health);
+  switch (cell.health) {
+    case 'nodata':
+      return rules.length === 0 ? 'no health rules' : 'no data for the health rules';
+    case 'healthy':
+      return 'within all thresholds';
+    case 'down':
+    case 'starting':
+    case 'idle': {
+      const ref = lifecycle[cell.health];
+      const q = queries.find((x) => x.refId === ref);
+      return q === undefined ? HEALTH_NAME[cell.health] : `${q.title}: ${formatValue(count(q.refId), 'count')}`;
+    }
+    default:
+      return thresholds
+        .map((r) => {
+          const q = queries.find((x) => x.refId === r.refId);
+          const rule = rules.find((x) => x.refId === r.refId);
+          const step = rule?.thresholds.filter((t) => t.state === r.state && t.value <= r.value).sort((a, b) => b.value - a.value)[0];
+          const unit = q?.unit ?? 'none';
+          return `${q?.title ?? r.refId} ${formatValue(r.value, unit)}${step === undefined ? '' : ` ≥ ${formatValue(step.value, unit)}`}`;
+        })
+        .join('; ');
+  }
 }

@@ -5,12 +5,13 @@
  * in each AZ's block); a cell covers the instances (`joinOn`, default `instance`) of its series.
  * The other queries are fields, one series per instance: a cell shows its instances' values
  * combined — summed for rates and counts (tokens/s, req/s, count), the maximum otherwise
- * (latencies, ratios) — and takes the worst health over its instances.
+ * (latencies, ratios) — and takes the worst health over its instances (health.ts: the threshold
+ * rules and the lifecycle queries of `opts.lifecycle`).
  */
 import type { HexGridOptions, Unit } from '../../../../src/dashboards/types.js';
 import type { InstantSample } from '../../../../src/query/index.js';
 import { parseSampleValue } from '../../../../src/query/index.js';
-import { cellHealth, healthRank, type HealthReason, type HealthRule, type HealthState } from './health.js';
+import { HEALTH_STATES, healthRank, instanceHealth, lifecycleRefIds, type HealthReason, type HealthRule, type HealthState } from './health.js';
 
 /** One cell's data. */
 export interface HexCellData {
@@ -82,8 +83,8 @@ export function buildHexCells(results: readonly HexQueryResult[], opts: HexGridO
     fields.push({ refId: r.refId, unit: r.unit, byInstance: m });
   }
 
-  const ruleRefs = new Set(rules.map((r) => r.refId));
-  const ruleFields = fields.filter((f) => ruleRefs.has(f.refId));
+  const judgedRefs = new Set([...rules.map((r) => r.refId), ...lifecycleRefIds(opts.lifecycle)]);
+  const judged = fields.filter((f) => judgedRefs.has(f.refId));
   const out: HexCellData[] = [];
   for (const [id, c] of acc) {
     const instances = [...c.instances].sort();
@@ -99,15 +100,15 @@ export function buildHexCells(results: readonly HexQueryResult[], opts: HexGridO
       values[f.refId] = v;
     }
     // Worst health over the instances; a cell without instances is judged on its combined values.
-    let health: HealthState = 'unknown';
+    let health: HealthState = 'nodata';
     let reasons: HealthReason[] = [];
     for (let k = 0; k < Math.max(1, instances.length); k++) {
       let vals: Record<string, number | undefined> = values;
       if (instances.length > 0) {
         vals = {};
-        for (const f of ruleFields) vals[f.refId] = f.byInstance.get(instances[k]);
+        for (const f of judged) vals[f.refId] = f.byInstance.get(instances[k]);
       }
-      const h = cellHealth(vals, rules);
+      const h = instanceHealth(vals, rules, opts.lifecycle);
       if (healthRank(h.state) > healthRank(health)) {
         health = h.state;
         reasons = h.reasons;
@@ -122,7 +123,7 @@ export function buildHexCells(results: readonly HexQueryResult[], opts: HexGridO
 
 /** Counts of cells per health state (the legend). */
 export function healthCounts(cells: readonly HexCellData[]): Record<HealthState, number> {
-  const counts: Record<HealthState, number> = { ok: 0, warning: 0, critical: 0, unknown: 0 };
+  const counts = Object.fromEntries(HEALTH_STATES.map((s) => [s, 0])) as Record<HealthState, number>;
   for (const c of cells) counts[c.health]++;
   return counts;
 }

@@ -1,13 +1,16 @@
 /**
  * A table of instant queries joined on labels (`Panel.joinOn`, default `instance`): sortable
- * columns, statistical outliers marked per column (Tukey's fences, see model/outliers.ts), rows
+ * columns, a Health column where the panel has one (`Panel.healthColumn`: each row judged as the
+ * hex grid judges an instance, health.ts; its lifecycle queries are read, not shown), statistical
+ * outliers marked per column (Tukey's fences, see model/outliers.ts), rows
  * that select their instance on click (shift/ctrl-click adds), and windowed rendering so 1,000
  * rows cost what 30 do.
  */
 import { memo, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode, type UIEvent } from 'react';
 import type { Panel } from '../../../../src/dashboards/types.js';
 import { formatValue } from '../../format/units.js';
-import { thresholdState } from '../HexGridPanel/health.js';
+import { HEALTH_GLYPH, HEALTH_MEANING, HEALTH_NAME, healthRank, instanceHealth, lifecycleRefIds, thresholdState, type HealthState } from '../HexGridPanel/health.js';
+import { HexSwatch } from '../HexGridPanel/HexGrid.js';
 import { outlierFlags, type OutlierFlag } from '../model/outliers.js';
 import { buildPanelQueries, viewLabel } from '../model/panel-queries.js';
 import { joinTable, sortRows, type TableRow } from '../model/table-join.js';
@@ -24,6 +27,8 @@ const OVERSCAN = 8;
 interface Sort {
   readonly refId?: string;
   readonly label?: string;
+  /** Sort by the Health column (worst first when descending). */
+  readonly health?: boolean;
   readonly dir: 'asc' | 'desc';
 }
 
@@ -40,7 +45,16 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
     () => (data.answers === undefined ? [] : joinTable(data.answers.map((a) => ({ refId: a.query.refId, samples: a.instant ?? [] })), joinOn)),
     [data.answers, joinOn],
   );
-  const columns = useMemo(() => queries.filter((q) => !q.reference), [queries]);
+  const health = panel.healthColumn;
+  const columns = useMemo(() => {
+    const hidden = new Set(lifecycleRefIds(health?.lifecycle));
+    return queries.filter((q) => !q.reference && !hidden.has(q.refId));
+  }, [queries, health]);
+  const rowHealth = useMemo(() => {
+    const m = new Map<string, HealthState>();
+    if (health !== undefined) for (const r of rows) m.set(r.key, instanceHealth(r.values, health.rules, health.lifecycle).state);
+    return m;
+  }, [rows, health]);
   // Label columns: the join labels, then up to three more the first query keeps (instance type, AZ, endpoint).
   const labelColumns = useMemo(() => {
     const extra = new Set<string>();
@@ -59,7 +73,12 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
     }
     return m;
   }, [rows, columns]);
-  const sorted = useMemo(() => sortRows(rows, sort, sort.dir), [rows, sort]);
+  const sorted = useMemo(() => {
+    if (sort.health !== true) return sortRows(rows, sort, sort.dir);
+    const sign = sort.dir === 'asc' ? 1 : -1;
+    const rank = (r: TableRow): number => healthRank(rowHealth.get(r.key) ?? 'nodata');
+    return rows.map((r, i) => ({ r, i })).sort((a, b) => sign * (rank(a.r) - rank(b.r)) || a.i - b.i).map((x) => x.r);
+  }, [rows, sort, rowHealth]);
   const outlierCount = useMemo(() => new Set([...outliers.values()].flatMap((m) => [...m.keys()])).size, [outliers]);
 
   // Selecting from the table: the view whose label is the table's first join label.
@@ -78,7 +97,7 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
     env.select(r.labels[joinOn[0]], e.shiftKey || e.ctrlKey || e.metaKey ? 'toggle' : 'replace', rowView);
   };
   const header = (key: string, title: string, s: Omit<Sort, 'dir'>, numeric: boolean): ReactNode => {
-    const active = s.refId !== undefined ? sort.refId === s.refId : sort.label === s.label && sort.refId === undefined;
+    const active = s.health === true ? sort.health === true : s.refId !== undefined ? sort.refId === s.refId : sort.label === s.label && sort.refId === undefined && sort.health !== true;
     return (
       <th key={key} scope="col" aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'} className={numeric ? 'numeric' : ''}>
         <button
@@ -123,6 +142,7 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
           <thead>
             <tr>
               {labelColumns.map((l) => header(`l-${l}`, l, { label: l }, false))}
+              {health !== undefined && header('health', 'Health', { health: true }, true)}
               {columns.map((c) => header(`q-${c.refId}`, c.title, { refId: c.refId }, true))}
             </tr>
           </thead>
@@ -152,6 +172,7 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
                       {r.labels[l] ?? ''}
                     </td>
                   ))}
+                  {health !== undefined && <HealthCell state={rowHealth.get(r.key) ?? 'nodata'} />}
                   {columns.map((c) => {
                     const flag = outliers.get(c.refId)?.get(r.key);
                     const v = r.values[c.refId];
@@ -188,3 +209,16 @@ export const TablePanel = memo(function TablePanel({ panel, env, heightPx }: { p
     </PanelFrame>
   );
 });
+
+/** One row's health: the state's swatch, glyph and name, its meaning on hover. */
+function HealthCell({ state }: { state: HealthState }): ReactNode {
+  return (
+    <td className={`health-cell ${state}`} data-testid="table-health" data-health={state} title={HEALTH_MEANING[state]}>
+      <HexSwatch state={state} />
+      <span aria-hidden="true" className="health-glyph">
+        {HEALTH_GLYPH[state]}
+      </span>
+      {HEALTH_NAME[state]}
+    </td>
+  );
+}
