@@ -41,12 +41,15 @@ export function componentBenchmarkTps(c: ComponentRuntime): number {
 /**
  * The platform's view of a component: replicas by state, scaling and cold starts, and the
  * benchmark throughput of its model on its instance type (the target carries `instance_type`).
+ * The benchmark is stated per wall-clock second, times `speed()` (virtual seconds per wall
+ * second, Simulation.speed), because scraped token rates are per wall-clock second too: at
+ * `--speed N` both are N times the simulated rate and their ratio stays true.
  */
-export function platformFamilies(c: ComponentRuntime): FamilySet {
+export function platformFamilies(c: ComponentRuntime, speed: () => number = () => 1): FamilySet {
   const fs = new FamilySet();
   const p = c.platform;
   const benchmark = componentBenchmarkTps(c);
-  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark);
+  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark * speed());
   const count = (pred: (phase: string) => boolean) => () => c.replicas.filter((r) => pred(r.phase)).length;
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', () => c.active.length, { state: 'desired' });
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', count((s) => s === 'ready'), { state: 'ready' });

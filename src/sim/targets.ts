@@ -87,8 +87,8 @@ function instanceTarget(i: Instance, sim: Simulation): SimTarget {
   };
 }
 
-function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | 'quality'): SimTarget {
-  const fs = kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c) : qualityFamilies(c);
+function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | 'quality', sim: Simulation): SimTarget {
+  const fs = kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c, () => sim.speed) : qualityFamilies(c);
   return {
     id: `${kind}-${c.spec.name}`,
     kind,
@@ -117,7 +117,7 @@ export class TargetRegistry {
 
   /** Targets of `sim`'s fleet; call `sync` after the fleet changes. */
   constructor(private readonly sim: Simulation) {
-    for (const c of sim.fleet.components) this.put(c, [componentTarget(c, 'frontdoor'), componentTarget(c, 'platform'), componentTarget(c, 'quality')]);
+    for (const c of sim.fleet.components) this.put(c, [componentTarget(c, 'frontdoor', sim), componentTarget(c, 'platform', sim), componentTarget(c, 'quality', sim)]);
     this.sync();
   }
 
