@@ -83,8 +83,9 @@ export function demoNotes(history: HistoryReport | null, speed: number): string[
   const notes: string[] = [];
   if (history !== null) {
     notes.push(
-      `History: the last ${formatPromDuration(Math.round((history.endMs - history.startMs) / 60_000) * 60_000)} replayed in ${(history.elapsedMs / 1000).toFixed(1)} s (${history.samples.toLocaleString('en-US')} samples), live since ${new Date(history.endMs).toISOString()}.`,
+      `History: the last ${formatPromDuration(Math.round((history.endMs - history.startMs) / 60_000) * 60_000)} replayed in ${(history.elapsedMs / 1000).toFixed(1)} s (${history.samples.toLocaleString('en-US')} samples), live since ${new Date(history.endMs + history.skippedMs).toISOString()}.`,
     );
+    if (history.skippedMs > 0) notes.push(`The replay was slower than the clock: the ${formatPromDuration(Math.round(history.skippedMs / 1000) * 1000)} before going live were simulated without samples (a gap).`);
   }
   if (speed !== 1) {
     notes.push(`Speed ${speed}x: rates (requests/s, tokens/s) are per real second, ${speed} times the simulated fleet's per simulated second; the UI says so.`);

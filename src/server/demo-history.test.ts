@@ -20,15 +20,18 @@ afterEach(async () => {
 });
 
 /** One replay of the example scenario file into a fresh store, with a fixed clock: its report, ground truth and every series. */
-async function replayOnce(seed: number, faults?: string, listen = '127.0.0.1:0') {
+async function replayOnce(seed: number, faults?: string, listen = '127.0.0.1:0', slowClock = false) {
   const t = tempDir('history');
   cleanups.push(t.remove);
   const fileSdPath = path.join(t.dir, 'sim', 'file_sd.json');
   const configFile = path.join(t.dir, 'scrape.yml');
   writeFileSync(configFile, demoScrapeConfig(fileSdPath, '15s'));
   const spec = parseScenarioSpec(faults === undefined ? SCENARIO : faults);
-  const clock = (): UnixMs => NOW;
+  // The slow clock: every virtual second of replay costs ten seconds of wall time.
+  const ref: { sim?: { simulation: { nowMs: number } } } = {};
+  const clock = (): UnixMs => (slowClock && ref.sim !== undefined ? NOW + 10 * (ref.sim.simulation.nowMs - (NOW - HISTORY_MS)) : NOW);
   const sim = await startSimulation({ scenario: spec, seed, mode: 'manual', startMs: NOW - HISTORY_MS, fileSdPath, speed: 4, clock, listen });
+  ref.sim = sim;
   cleanups.push(() => sim.close());
   const db = await Db.open({ dir: path.join(t.dir, 'data'), fsync: { mode: 'never' }, clock, logger: noopLogger });
   cleanups.push(() => db.close());
@@ -67,7 +70,7 @@ describe('replayHistory', () => {
 
   it('writes through the scrape pipeline: up and scrape_* series with file_sd labels, stamped at 15 s phases inside the span, then goes live', async () => {
     const { report, series, sim, progress } = await replayOnce(1);
-    expect(report satisfies HistoryReport).toMatchObject({ startMs: NOW - HISTORY_MS, endMs: NOW });
+    expect(report satisfies HistoryReport).toMatchObject({ startMs: NOW - HISTORY_MS, endMs: NOW, skippedMs: 0 });
     expect(report.samples).toBeGreaterThan(10_000);
     const up = series.filter((s) => s.labels.startsWith('up{'));
     expect(up.length).toBeGreaterThanOrEqual(sim.targets().length);
@@ -87,6 +90,17 @@ describe('replayHistory', () => {
     expect(sim.live).toBe(true);
     expect(sim.simulation.speed).toBe(4);
     expect(progress.at(-1)).toBeGreaterThan(HISTORY_MS - 1000);
+  });
+
+  it('stops chasing a clock it cannot catch up with: the rest is simulated without samples, then live', async () => {
+    const { report, series, sim } = await replayOnce(1, undefined, '127.0.0.1:0', true);
+    // The history up to the replay's start (NOW) is stored; what passed meanwhile is a gap.
+    expect(report.endMs).toBeGreaterThanOrEqual(NOW);
+    expect(report.endMs).toBeLessThan(NOW + 2000);
+    expect(report.skippedMs).toBeGreaterThan(9 * HISTORY_MS);
+    for (const s of series) for (const x of s.samples) expect(x.tMs).toBeLessThan(report.endMs);
+    expect(sim.live).toBe(true);
+    expect(sim.simulation.nowMs).toBeGreaterThanOrEqual(report.endMs + report.skippedMs);
   });
 
   it('places the scenario faults relative to the replay start and reports absolute start and end', async () => {

@@ -40,6 +40,12 @@ export interface HistoryReport {
   readonly scrapes: number;
   readonly samples: number;
   readonly elapsedMs: DurationMs;
+  /**
+   * Virtual time simulated without scrapes after `endMs` because the replay ran at less than
+   * `MIN_CHASE_PACE` times real time and would not have caught up with the clock (0 normally).
+   * The store has a gap of that length before live data.
+   */
+  readonly skippedMs: DurationMs;
 }
 
 /**
@@ -84,6 +90,14 @@ export interface HistoryReplayOptions {
 
 /** Virtual time the simulation advances between two rounds of scrapes. */
 const STEP_MS = 1000;
+
+/**
+ * The clock moves on while the replay runs, so the replay chases it; at P virtual seconds per
+ * wall second each round shrinks the gap P-fold. Below this pace (a huge fleet with a long
+ * explicit `--history`), once the wall-clock time of the replay's start is reached, the rest is
+ * simulated without scrapes and left as a gap, instead of chasing the clock for ever.
+ */
+export const MIN_CHASE_PACE = 2;
 
 /** An appendable that counts appended samples and appenders not yet committed or rolled back. */
 class CountingAppendable implements Appendable {
@@ -165,6 +179,7 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
   const progress = (endMs: UnixMs): HistoryProgress => ({ replayedMs: sim.simulation.nowMs - startMs, totalMs: endMs - startMs, samples: counting.samples, elapsedMs: clock() - wallStart });
   let lastProgressMs = wallStart;
   let handoverMs: UnixMs;
+  let chasing = true;
   try {
     await manager.applyConfig(o.scrapeConfig);
     for (;;) {
@@ -184,6 +199,11 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
         handoverMs = wall;
         break;
       }
+      if (t >= wallStart && (t - startMs) / Math.max(1, wall - wallStart) < MIN_CHASE_PACE) {
+        handoverMs = end;
+        chasing = false;
+        break;
+      }
       await sim.advanceTo(t + STEP_MS);
       timers.moveTo(t + STEP_MS);
       if (o.onProgress !== undefined && wall - lastProgressMs >= (o.progressEveryMs ?? 1000)) {
@@ -195,13 +215,25 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
   } finally {
     await manager.stop();
   }
+  let skippedMs = 0;
+  if (!chasing) {
+    // Simulated without scrapes in slices, yielding between them, to the clock as it is now.
+    const to = clock();
+    o.logger.warn('history: the replay is slower than the clock; simulating the rest without samples', { gapSeconds: (to - handoverMs) / 1000 });
+    while (sim.simulation.nowMs + STEP_MS <= to) {
+      o.signal?.throwIfAborted();
+      await sim.advanceTo(Math.min(to, sim.simulation.nowMs + 60 * STEP_MS));
+      await turn();
+    }
+    skippedMs = sim.simulation.nowMs - handoverMs;
+  }
   await sim.goLive();
   const span = { startMs, endMs: handoverMs };
   for (const d of o.derivers ?? []) {
     if (o.query === undefined) throw new Error(`history: deriver ${d.name} needs a query client`);
     await d.derive(span, { appendable: o.appendable, query: o.query });
   }
-  const report: HistoryReport = { ...span, scrapes, samples: counting.samples, elapsedMs: clock() - wallStart };
+  const report: HistoryReport = { ...span, scrapes, samples: counting.samples, elapsedMs: clock() - wallStart, skippedMs };
   o.onProgress?.(progress(handoverMs));
   o.logger.info('history: replayed', { from: new Date(startMs).toISOString(), to: new Date(handoverMs).toISOString(), scrapes, samples: counting.samples, seconds: report.elapsedMs / 1000 });
   return report;
