@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { formatPromDuration } from '../ingest/scrape/index.js';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, faultMenu, parseListenAddress, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
+import { LogfmtLogger, faultMenu, isFreshDataDir, parseListenAddress, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
 import { isScenarioName } from '../sim/index.js';
 import { UsageError, parseDurationFlag, parsePositiveFlag } from './args.js';
 import { readScenarioFile } from './scenario-file.js';
@@ -21,7 +21,7 @@ Flags:
   --scenario-file FILE  a scenario in JSON instead (docs/sim.md; faults start relative to the
                         start of the history)
   --history DUR         on a fresh data directory, first simulate the last DUR as fast as it
-                        goes and store it, then go live (default 3h, shortened for big fleets;
+                        goes and store it, then go live (default 3h, less or none for big fleets;
                         0: none). /-/ready answers 503 until the history is in.
   --speed N             virtual seconds per real second once live (default 1; rates on the
                         charts are then per real second, N times the simulated ones)
@@ -152,6 +152,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
       ? false
       : { listen: gwListen ?? '127.0.0.1:9310', listenRequired: gwListen !== undefined, share, maxPerSec: parsePositiveFlag('gateway.max-rps', values['gateway.max-rps'], false) };
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
+  const fresh = await isFreshDataDir(values.data);
   const { help: _help, ...given } = values;
   const flags: Record<string, string> = { ...given, history: historyText, speed: String(speed) };
   const demo = await startDemo({
@@ -178,6 +179,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const report = h === null ? null : await h.done;
   // A machine-readable line first (tests and scripts wait for it), then the menu for people.
   process.stderr.write(`ts=${new Date().toISOString()} level=info msg=ready address=${a.address}:${a.port} sim=${demo.sim.url}\n`);
-  process.stdout.write(demoBanner(base, demo.sim.targets().length, scenarioName, demo.server.gateway?.url, demoNotes(report, speed)));
+  const notes = demoNotes(report, speed);
+  if (historyMs > 0 && h === null) {
+    notes.unshift(fresh ? 'History: none (the fleet is too big for the default history; --history DUR asks for one).' : `History: none replayed, ${values.data} holds data already (delete it for a fresh history).`);
+  }
+  process.stdout.write(demoBanner(base, demo.sim.targets().length, scenarioName, demo.server.gateway?.url, notes));
   return untilSignal(() => demo.close(), logger);
 }

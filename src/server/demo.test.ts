@@ -17,8 +17,10 @@ describe('historyFit', () => {
     ['kv-cache-pressure', 3 * H, 15_000, 3 * H],
     ['demo', 3 * H, 1000, 833_000], // 24 targets, 833 scrapes of 1 s
     ['fleet-100', 3 * H, 15_000, 86 * 15_000],
-    ['fleet-1000', 3 * H, 15_000, 8 * 15_000],
-    ['fleet-5000', 3 * H, 15_000, 0], // not even a minute fits: none
+    ['fleet-1000', 3 * H, 15_000, 0], // 8 scrapes fit, under 10 minutes: none
+    ['fleet-5000', 3 * H, 15_000, 0],
+    ['fleet-1000', 5 * 60_000, 15_000, 0], // a shorter span wanted that does not fit either: none
+    ['demo', 5 * 60_000, 15_000, 5 * 60_000],
   ])('%s, %d ms wanted at a %d ms interval: %d ms', (name, wanted, interval, want) => {
     expect(historyFit(wanted, scenarioByName(name), interval)).toBe(want);
   });

@@ -209,11 +209,16 @@ export async function isFreshDataDir(dir: string): Promise<boolean> {
  */
 export const HISTORY_SCRAPE_BUDGET = 20_000;
 
+/** The shortest default history worth replaying (shorter shows no trend): 10 minutes. */
+export const MIN_FIT_HISTORY_MS = 10 * 60_000;
+
 /**
  * The history a fleet gets when the default is asked for: `wantedMs`, shortened to whole scrape
  * intervals so that the fleet's initial targets times the scrapes stay within
- * `HISTORY_SCRAPE_BUDGET` (0 when fewer than four scrapes fit). `fleet-1000` (about 2,300
- * targets) gets 2 minutes; an explicit `--history` is never shortened.
+ * `HISTORY_SCRAPE_BUDGET`, and none when that leaves less than `MIN_FIT_HISTORY_MS`: `fleet-100`
+ * (about 230 targets) gets 21 minutes, `fleet-1000` (about 2,300) none, since a short history of
+ * a big fleet is mostly the cost of creating its series (310,000 for `fleet-1000`, 30 CPU-s for
+ * 2 minutes) and shows no trend. An explicit `--history` is never shortened.
  */
 export function historyFit(wantedMs: DurationMs, scenario: ScenarioSpec, intervalMs: DurationMs): DurationMs {
   const f = scenario.fleet;
@@ -222,8 +227,8 @@ export function historyFit(wantedMs: DurationMs, scenario: ScenarioSpec, interva
   const components = f.endpoints.reduce((n, e) => n + e.components.length, 0);
   const targets = replicas + instances + 3 * components;
   const scrapes = Math.floor(HISTORY_SCRAPE_BUDGET / Math.max(1, targets));
-  // Under four scrapes a rate over the history has nothing to stand on.
-  return scrapes < 4 ? 0 : Math.min(wantedMs, scrapes * intervalMs);
+  const fit = Math.min(wantedMs, scrapes * intervalMs);
+  return fit < Math.min(wantedMs, MIN_FIT_HISTORY_MS) ? 0 : fit;
 }
 
 /** One line per fault kind with what it does, for the demo's menu. */

@@ -101,5 +101,15 @@ describe('infersight demo (whole process)', () => {
     const metrics = await (await fetch(`${demo.base}/metrics`)).text();
     for (const reason of ['out_of_order', 'duplicate', 'out_of_bounds', 'too_old']) expect(metrics).toContain(`infersight_tsdb_rejected_samples_total{reason="${reason}"} 0\n`);
     expect(await demo.stop()).toBe(0);
+
+    // The directory holds data now: a second start keeps it and goes live at once.
+    const again = await startDemoCli(['--data', t.dir, '--history', '1h', '--scenario-file', file, '--gateway.listen', 'off']);
+    cleanups.push(async () => {
+      await again.stop();
+    });
+    await waitFor('the banner', () => Promise.resolve(again.stdout().includes('Ctrl-C') ? true : undefined));
+    expect(again.stdout()).not.toContain('Replaying');
+    expect(again.stdout()).toContain(`History: none replayed, ${t.dir} holds data already`);
+    expect(await again.stop()).toBe(0);
   }, 180_000);
 });
