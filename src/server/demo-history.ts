@@ -56,6 +56,8 @@ export interface HistoryReport {
  * recording rules over past data and writes their samples with past timestamps. A deriver reads
  * through `query` (evaluating at past instants) and writes through `appendable`; it must write
  * only timestamps inside the span, so live evaluation, which starts after it, never goes back.
+ * The simulation is already live while derivers run, but live scraping starts only after them:
+ * their run time is a gap in the scraped data, so they must be quick (batch, never per sample).
  */
 export interface HistoryDeriver {
   readonly name: string;
@@ -176,7 +178,7 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
     watchDirs: () => () => undefined,
     hostname: o.hostname,
   });
-  const progress = (endMs: UnixMs): HistoryProgress => ({ replayedMs: sim.simulation.nowMs - startMs, totalMs: endMs - startMs, samples: counting.samples, elapsedMs: clock() - wallStart });
+  const progress = (endMs: UnixMs, replayedToMs = sim.simulation.nowMs): HistoryProgress => ({ replayedMs: replayedToMs - startMs, totalMs: endMs - startMs, samples: counting.samples, elapsedMs: clock() - wallStart });
   let lastProgressMs = wallStart;
   let handoverMs: UnixMs;
   let chasing = true;
@@ -234,7 +236,7 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
     await d.derive(span, { appendable: o.appendable, query: o.query });
   }
   const report: HistoryReport = { ...span, scrapes, samples: counting.samples, elapsedMs: clock() - wallStart, skippedMs };
-  o.onProgress?.(progress(handoverMs));
+  o.onProgress?.(progress(handoverMs, handoverMs));
   o.logger.info('history: replayed', { from: new Date(startMs).toISOString(), to: new Date(handoverMs).toISOString(), scrapes, samples: counting.samples, seconds: report.elapsedMs / 1000 });
   return report;
 }
