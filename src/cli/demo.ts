@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { formatPromDuration } from '../ingest/scrape/index.js';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, faultMenu, parseListenAddress, startDemo } from '../server/index.js';
+import { LogfmtLogger, faultMenu, isFreshDataDir, parseListenAddress, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
 import { isScenarioName } from '../sim/index.js';
 import { UsageError, parseDurationFlag, parsePositiveFlag, unknownScenarioError } from './args.js';
 import { rethrowListenError } from './listen-error.js';
+import { readScenarioFile } from './scenario-file.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight demo`. */
@@ -17,7 +19,13 @@ Flags:
   --listen HOST:PORT    address of the server (default 127.0.0.1:9300)
   --data DIR            data directory (default ./data; the fleet's files go to DIR/sim/)
   --scenario NAME       demo (default), a fault scenario ('infersight sim --list') or fleet-<N>
-  --speed N             virtual seconds per real second (default 1)
+  --scenario-file FILE  a scenario in JSON instead (docs/sim.md; faults start relative to the
+                        start of the history)
+  --history DUR         on a fresh data directory, first simulate the last DUR as fast as it
+                        goes and store it, then go live (default 3h, less or none for big fleets;
+                        0: none). /-/ready answers 503 until the history is in.
+  --speed N             virtual seconds per real second once live (default 1; rates on the
+                        charts are then per real second, N times the simulated ones)
   --seed S              random seed of the fleet (default 1)
   --scrape-interval DUR how often the fleet is scraped (default 15s)
   --gateway.listen ADDR the OpenAI-compatible gateway in front of the simulated replicas
@@ -29,11 +37,12 @@ Flags:
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
-/** What the demo prints once it is up: where to look and how to inject a fault. */
-export function demoBanner(base: string, targets: number, scenario: string, gatewayUrl?: string): string {
+/** What the demo prints once it is up: where to look and how to inject a fault; `notes` (history, speed) follow the first line. */
+export function demoBanner(base: string, targets: number, scenario: string, gatewayUrl?: string, notes: readonly string[] = []): string {
   const q = (expr: string): string => `curl -s '${base}/api/v1/query' --data-urlencode 'query=${expr}'`;
   return [
     `Infersight demo is running (scenario ${scenario}, ${targets} simulated targets).`,
+    ...notes.map((n) => `  ${n}`),
     '',
     `  Insights UI:               ${base}/  (fleet hex grid, latency, KV pressure, AZ traffic; Explore: ${base}/explore)`,
     `  Prometheus-compatible API: ${base}  (add it to Grafana as a Prometheus data source)`,
@@ -60,6 +69,32 @@ export function demoBanner(base: string, targets: number, scenario: string, gate
   ].join('\n');
 }
 
+/** Prints a line each time the history replay passes another tenth. */
+function historyProgressPrinter(): (p: HistoryProgress) => void {
+  let printed = 0;
+  return (p) => {
+    const tenth = Math.floor((10 * p.replayedMs) / Math.max(1, p.totalMs));
+    if (tenth <= printed) return;
+    printed = tenth;
+    process.stdout.write(`  history: ${Math.min(100, tenth * 10)} % (${formatPromDuration(Math.floor(p.replayedMs / 60_000) * 60_000)} of virtual time) in ${(p.elapsedMs / 1000).toFixed(1)} s, ${p.samples.toLocaleString('en-US')} samples\n`);
+  };
+}
+
+/** The banner's lines on history and speed. */
+export function demoNotes(history: HistoryReport | null, speed: number): string[] {
+  const notes: string[] = [];
+  if (history !== null) {
+    notes.push(
+      `History: the last ${formatPromDuration(Math.round((history.endMs - history.startMs) / 60_000) * 60_000)} replayed in ${(history.elapsedMs / 1000).toFixed(1)} s (${history.samples.toLocaleString('en-US')} samples), live since ${new Date(history.endMs + history.skippedMs).toISOString()}.`,
+    );
+    if (history.skippedMs > 0) notes.push(`The replay was slower than the clock: the ${formatPromDuration(Math.round(history.skippedMs / 1000) * 1000)} before going live were simulated without samples (a gap).`);
+  }
+  if (speed !== 1) {
+    notes.push(`Speed ${speed}x: rates (requests/s, tokens/s) are per real second, ${speed} times the simulated fleet's per simulated second; the UI says so.`);
+  }
+  return notes;
+}
+
 /** Runs `infersight demo` until SIGTERM/SIGINT; resolves with the exit status. */
 export async function demoCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -68,6 +103,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
       listen: { type: 'string', default: '127.0.0.1:9300' },
       data: { type: 'string', default: './data' },
       scenario: { type: 'string', default: 'demo' },
+      'scenario-file': { type: 'string' },
+      history: { type: 'string' },
       speed: { type: 'string', default: '1' },
       seed: { type: 'string', default: '1' },
       'scrape-interval': { type: 'string', default: '15s' },
@@ -88,6 +125,13 @@ export async function demoCommand(argv: string[]): Promise<number> {
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
   if (!isScenarioName(values.scenario)) throw unknownScenarioError(values.scenario);
   parseDurationFlag('scrape-interval', values['scrape-interval']);
+  const file = values['scenario-file'];
+  const scenario = file === undefined ? values.scenario : await readScenarioFile(file, argv);
+  const scenarioName = typeof scenario === 'string' ? scenario : scenario.name;
+  // The default history is shortened for big fleets; one asked for is replayed as asked.
+  const historyText = values.history ?? '3h';
+  const historyMs = historyText === '0' ? 0 : parseDurationFlag('history', historyText);
+  const speed = parsePositiveFlag('speed', values.speed, false);
   try {
     parseListenAddress(values.listen);
   } catch (e) {
@@ -110,22 +154,37 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
   // Only an address the user gave can be busy: the gateway's default falls back to a free port.
   const listenFlags = { '--listen': values.listen, '--gateway.listen': gwListen === 'off' ? undefined : gwListen };
+  const fresh = await isFreshDataDir(values.data);
+  const { help: _help, ...given } = values;
+  const flags: Record<string, string> = { ...given, history: historyText, speed: String(speed) };
   const demo = await startDemo({
     gateway,
     listen: values.listen,
     storage: { dir: values.data },
-    scenario: values.scenario,
-    speed: parsePositiveFlag('speed', values.speed, false),
+    scenario,
+    speed,
     seed: parsePositiveFlag('seed', values.seed, true),
     scrapeInterval: values['scrape-interval'],
+    history: { durationMs: historyMs, fit: values.history === undefined, onProgress: historyProgressPrinter() },
+    // The UI reads `speed` from /api/v1/status/flags to say what its rates are per.
+    flags,
     logger,
     clock: systemClock,
   }).catch(rethrowListenError(listenFlags));
-  await demo.server.ready;
   const a = demo.server.http.address;
   const base = `http://${a.address}:${a.port}`;
+  const h = demo.history;
+  if (h !== null) {
+    process.stdout.write(`Replaying the last ${formatPromDuration(h.durationMs)} of the simulated fleet in virtual time before going live (the UI is at ${base}/ already; /-/ready answers 503 until the history is in).\n`);
+  }
+  await demo.server.ready;
+  const report = h === null ? null : await h.done;
   // A machine-readable line first (tests and scripts wait for it), then the menu for people.
   process.stderr.write(`ts=${new Date().toISOString()} level=info msg=ready address=${a.address}:${a.port} sim=${demo.sim.url}\n`);
-  process.stdout.write(demoBanner(base, demo.sim.targets().length, values.scenario, demo.server.gateway?.url));
+  const notes = demoNotes(report, speed);
+  if (historyMs > 0 && h === null) {
+    notes.unshift(fresh ? 'History: none (the fleet is too big for the default history; --history DUR asks for one).' : `History: none replayed, ${values.data} holds data already (delete it for a fresh history).`);
+  }
+  process.stdout.write(demoBanner(base, demo.sim.targets().length, scenarioName, demo.server.gateway?.url, notes));
   return untilSignal(() => demo.close(), logger);
 }

@@ -3,6 +3,7 @@ import { FAULT_DEFAULTS, FAULT_KINDS, HONOR_LABELS_JOBS, SCENARIOS, isScenarioNa
 import { LogfmtLogger } from '../server/index.js';
 import { UsageError, parsePositiveFlag, unknownScenarioError } from './args.js';
 import { rethrowListenError } from './listen-error.js';
+import { readScenarioFile } from './scenario-file.js';
 import { untilSignal } from './until-signal.js';
 
 /** Usage text of `infersight sim`. */
@@ -14,6 +15,7 @@ instance, front door, platform and quality exporters) and writes a file_sd file 
 Flags:
   --scenario NAME       demo (default), steady, a fault scenario (see --list), or fleet-<N>
                         (N single-GPU instances, steady load: the benchmark fleet)
+  --scenario-file FILE  a scenario in JSON instead (docs/sim.md; docs/examples/scenario.json)
   --speed N             virtual seconds per real second (default 1)
   --seed S              random seed (default 1)
   --listen HOST:PORT    address of the one listener all targets share (default 127.0.0.1:9400)
@@ -40,6 +42,7 @@ export async function simCommand(argv: string[]): Promise<number> {
     args: argv,
     options: {
       scenario: { type: 'string', default: 'demo' },
+      'scenario-file': { type: 'string' },
       speed: { type: 'string', default: '1' },
       seed: { type: 'string', default: '1' },
       listen: { type: 'string', default: '127.0.0.1:9400' },
@@ -63,11 +66,14 @@ export async function simCommand(argv: string[]): Promise<number> {
   const level = values['log-level'];
   if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError(`invalid --log-level ${JSON.stringify(level)}`);
   if (!isScenarioName(values.scenario)) throw unknownScenarioError(values.scenario);
+  const file = values['scenario-file'];
+  const scenario = file === undefined ? values.scenario : await readScenarioFile(file, argv);
+  const scenarioName = typeof scenario === 'string' ? scenario : scenario.name;
   const speed = parsePositiveFlag('speed', values.speed, false);
   const seed = parsePositiveFlag('seed', values.seed, true);
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
   const run = await startSimulation({
-    scenario: values.scenario,
+    scenario,
     speed,
     seed,
     listen: values.listen,
@@ -78,7 +84,7 @@ export async function simCommand(argv: string[]): Promise<number> {
   const targets = run.targets();
   process.stdout.write(
     [
-      `Simulated fleet "${values.scenario}" at ${run.url} (speed ${speed}x, seed ${seed}): ${targets.length} targets.`,
+      `Simulated fleet "${scenarioName}" at ${run.url} (speed ${speed}x, seed ${seed}): ${targets.length} targets.`,
       `  file_sd:      ${values['file-sd']}   (two scrape jobs over it, honor_labels: true for jobs ${HONOR_LABELS_JOBS.join(', ')}: docs/sim.md)`,
       `  ground truth: ${values['ground-truth']}  and  GET ${run.url}/api/v1/sim/ground-truth`,
       `  OpenAI API:   POST ${run.url}/v1/chat/completions  {"model": "openai/gpt-oss-20b", "messages": [...], "stream": true}`,

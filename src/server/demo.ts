@@ -1,9 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { basename, join } from 'node:path';
-import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, startSimulation, type RunningSimulation } from '../sim/index.js';
+import { formatPromDuration, loadScrapeConfigFile, parsePromDuration } from '../ingest/scrape/index.js';
+import type { DurationMs } from '../model/index.js';
+import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, type RunningSimulation, type ScenarioSpec } from '../sim/index.js';
+import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';
 import { DemoLoad } from './demo-load.js';
 import { gatewayConfigForSim } from './gateway.js';
 import { startServer, type RunningServer, type ServeOptions } from './serve.js';
+import type { QueryClient } from '../query/index.js';
+import type { Appendable } from '../storage/index.js';
 
 /** The gateway part of the demo: where it listens and how much of the load goes through it. */
 export interface DemoGatewayOptions {
@@ -18,8 +24,14 @@ export interface DemoGatewayOptions {
 
 /** Options of `startDemo`: a server's options plus the simulated fleet's. */
 export interface DemoOptions extends Omit<ServeOptions, 'scrape' | 'sim' | 'gateway'> {
-  /** A built-in scenario (`demo` by default; `infersight sim --list` names the others). */
-  readonly scenario?: string;
+  /** A built-in scenario (`demo` by default; `infersight sim --list` names the others) or a scenario value (a scenario file). */
+  readonly scenario?: string | ScenarioSpec;
+  /**
+   * On a fresh data directory, the span of history to simulate and write before going live
+   * (src/server/demo-history.ts; default none). With `fit`, a fleet too big to replay that much
+   * in about 20 s gets a shorter history (`historyFit`).
+   */
+  readonly history?: { readonly durationMs: DurationMs; readonly fit?: boolean; readonly onProgress?: (p: HistoryProgress) => void };
   readonly seed?: number;
   /** Virtual seconds per real second (default 1). */
   readonly speed?: number;
@@ -35,6 +47,8 @@ export interface RunningDemo {
   readonly sim: RunningSimulation;
   /** The clients that send a share of the load through the gateway (null without a gateway). */
   readonly load: DemoLoad | null;
+  /** The history being replayed (its span, after `historyFit`); null when there is none (not asked for, or the data directory holds data). */
+  readonly history: { readonly durationMs: DurationMs; readonly done: Promise<HistoryReport | null> } | null;
   /** Stops the server first (so that nothing scrapes a closed fleet), then the fleet. */
   close(): Promise<void>;
 }
@@ -86,14 +100,20 @@ function demoGatewaySettings(flushInterval: string, replicas: number): Record<st
  * parts as `serve` and `sim`, wired in one process.
  */
 export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
+  const fresh = await isFreshDataDir(o.storage.dir);
   const dir = join(o.storage.dir, 'sim');
   await mkdir(dir, { recursive: true });
   const fileSdPath = join(dir, 'file_sd.json');
   const configFile = join(dir, 'scrape.yml');
+  const scenario = typeof o.scenario === 'object' ? o.scenario : scenarioByName(o.scenario ?? 'demo');
+  const scrapeInterval = o.scrapeInterval ?? '15s';
+  const intervalMs = parsePromDuration(scrapeInterval);
+  const historyMs = !fresh || o.history === undefined ? 0 : o.history.fit === true ? historyFit(o.history.durationMs, scenario, intervalMs) : o.history.durationMs;
   const sim = await startSimulation({
-    scenario: o.scenario ?? 'demo',
+    scenario,
     seed: o.seed,
     speed: o.speed,
+    ...(historyMs > 0 ? { mode: 'manual' as const, startMs: o.clock() - historyMs } : {}),
     listen: '127.0.0.1:0',
     fileSdPath,
     groundTruthPath: join(dir, 'ground-truth.json'),
@@ -102,7 +122,6 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   });
   try {
     await sim.writeFileSd(fileSdPath);
-    const scrapeInterval = o.scrapeInterval ?? '15s';
     // The file_sd file sits beside scrape.yml, and file_sd paths resolve against the config
     // file's directory: name it by its base name, so a relative `--data` (the default `./data`)
     // finds it as well as an absolute one does.
@@ -112,20 +131,52 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       const targets = sim.targets();
       return gatewayConfigForSim(targets, sim.url, demoGatewaySettings(scrapeInterval, targets.filter((t) => t.kind === 'engine').length), { max_concurrency: 64 });
     };
-    const { gateway: _gateway, ...serve } = o;
+    const { gateway: _gateway, history: _history, scenario: _scenario, ...serve } = o;
+    let load: DemoLoad | null = null;
+    let resolveHistory: (r: HistoryReport | null) => void = () => undefined;
+    const done = new Promise<HistoryReport | null>((resolve) => (resolveHistory = resolve));
+    const backfill =
+      historyMs <= 0
+        ? undefined
+        : {
+            description: `replaying the last ${formatPromDuration(historyMs)} of the simulated fleet`,
+            run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void> => {
+              try {
+                const report = await replayHistory({
+                  sim,
+                  appendable: ingest,
+                  query,
+                  scrapeConfig: await loadScrapeConfigFile(configFile),
+                  fileSdPath,
+                  clock: o.clock,
+                  logger: o.logger,
+                  hostname: os.hostname(),
+                  onProgress: o.history?.onProgress,
+                  signal,
+                });
+                resolveHistory(report);
+              } finally {
+                // Live from here on, whether the replay finished or not; real clients only now.
+                await sim.goLive();
+                if (load !== null) sim.simulation.divertArrival = load.divert;
+                resolveHistory(null);
+              }
+            },
+          };
     const server = await startServer({
       ...serve,
       scrape: { configFile },
       sim: sim.handlers,
       gateway: g === null ? undefined : { config: gwConfig(), listen: g.listen ?? '127.0.0.1:9310', listenRequired: g.listenRequired ?? false },
+      backfill,
     });
-    let load: DemoLoad | null = null;
     let refresh: ReturnType<typeof setInterval> | undefined;
     const gw = server.gateway;
     if (gw !== null && g !== null) {
       const l = new DemoLoad({ gatewayUrl: gw.url, share: g.share, maxPerSec: g.maxPerSec, seed: o.seed, clock: o.clock, logger: o.logger });
       load = l;
-      sim.simulation.divertArrival = l.divert;
+      // Requests through the gateway are real HTTP in real time: none while history is replayed.
+      if (sim.live) sim.simulation.divertArrival = l.divert;
       // Replicas come and go with autoscaling: keep the gateway's pools in step with the targets.
       const engines = (): string => sim.targets().filter((t) => t.kind === 'engine').map((t) => t.id).join(',');
       let seen = engines();
@@ -141,6 +192,7 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       server,
       sim,
       load,
+      history: backfill === undefined ? null : { durationMs: historyMs, done },
       close: async () => {
         clearInterval(refresh);
         sim.simulation.divertArrival = undefined;
@@ -153,6 +205,49 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
     await sim.close();
     throw e;
   }
+}
+
+/**
+ * Whether `dir` holds no data yet: it does not exist, or holds nothing but the demo's own `sim/`
+ * folder. Anything else (a WAL, blocks, files of another kind) counts as data, so history is
+ * only ever written into a directory nobody has written samples to.
+ */
+export async function isFreshDataDir(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).every((name) => name === 'sim');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw e;
+  }
+}
+
+/**
+ * Target scrapes a default history may take: the `demo` fleet's (about 25 targets) 3 h at 15 s
+ * is about 19,000, replayed in about 16 s of one core on the development machine
+ * (bench/sim/history.bench.ts); a bigger fleet gets proportionally less history.
+ */
+export const HISTORY_SCRAPE_BUDGET = 20_000;
+
+/** The shortest default history worth replaying (shorter shows no trend): 10 minutes. */
+export const MIN_FIT_HISTORY_MS = 10 * 60_000;
+
+/**
+ * The history a fleet gets when the default is asked for: `wantedMs`, shortened to whole scrape
+ * intervals so that the fleet's initial targets times the scrapes stay within
+ * `HISTORY_SCRAPE_BUDGET`, and none when that leaves less than `MIN_FIT_HISTORY_MS`: `fleet-100`
+ * (about 230 targets) gets 21 minutes, `fleet-1000` (about 2,300) none, since a short history of
+ * a big fleet is mostly the cost of creating its series (310,000 for `fleet-1000`, 30 CPU-s for
+ * 2 minutes) and shows no trend. An explicit `--history` is never shortened.
+ */
+export function historyFit(wantedMs: DurationMs, scenario: ScenarioSpec, intervalMs: DurationMs): DurationMs {
+  const f = scenario.fleet;
+  const replicas = f.endpoints.reduce((n, e) => n + e.components.reduce((m, c) => m + c.copies.initial, 0), 0);
+  const instances = f.endpoints.reduce((n, e) => n + e.instances.initial, 0);
+  const components = f.endpoints.reduce((n, e) => n + e.components.length, 0);
+  const targets = replicas + instances + 3 * components;
+  const scrapes = Math.floor(HISTORY_SCRAPE_BUDGET / Math.max(1, targets));
+  const fit = Math.min(wantedMs, scrapes * intervalMs);
+  return fit < Math.min(wantedMs, MIN_FIT_HISTORY_MS) ? 0 : fit;
 }
 
 /** One line per fault kind with what it does, for the demo's menu. */

@@ -2,14 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '../model/index.js';
 import { Db, type DbOptions } from '../tsdb/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
-import { startServer, type RunningServer } from './serve.js';
+import { Labels } from '../model/index.js';
+import { startServer, type RunningServer, type ServerBackfill } from './serve.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(openStore?: (o: DbOptions) => Promise<Db>): Promise<{ server: RunningServer; base: string }> {
+async function start(openStore?: (o: DbOptions) => Promise<Db>, backfill?: ServerBackfill): Promise<{ server: RunningServer; base: string }> {
   const t = tempDir('serve');
   cleanups.push(t.remove);
   const server = await startServer({
@@ -18,6 +19,7 @@ async function start(openStore?: (o: DbOptions) => Promise<Db>): Promise<{ serve
     logger: new MemoryLogger(),
     clock: () => 1_700_000_000_000,
     openStore,
+    backfill,
   });
   cleanups.push(() => server.close());
   return { server, base: `http://127.0.0.1:${server.http.address.port}` };
@@ -38,6 +40,49 @@ describe('serve', () => {
     release();
     await server.ready;
     expect((await fetch(`${base}/-/ready`)).status).toBe(200);
+  });
+
+  it('answers /-/ready with 503 while the backfill runs, lets queries see what it wrote, then 200', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let aborted: AbortSignal | undefined;
+    const { server, base } = await start(undefined, {
+      description: 'replaying the last 3h of the simulated fleet',
+      run: async (ingest, _query, signal) => {
+        aborted = signal;
+        const app = ingest.appender();
+        app.append(0, Labels.from({ __name__: 'history_probe', job: 'x' }), 1_700_000_000_000 - 60_000, 1);
+        await app.commit();
+        started();
+        await gate;
+      },
+    });
+    await running;
+    const notReady = await fetch(`${base}/-/ready`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.text()).toBe('Service Unavailable: replaying the last 3h of the simulated fleet.\n');
+    const q = await fetch(`${base}/api/v1/query?query=history_probe&time=${1_700_000_000 - 30}`);
+    expect(((await q.json()) as { data: { result: unknown[] } }).data.result).toHaveLength(1);
+    release();
+    await server.ready;
+    expect((await fetch(`${base}/-/ready`)).status).toBe(200);
+    expect(aborted?.aborted).toBe(false);
+  });
+
+  it('aborts a running backfill when it closes', async () => {
+    let signal: AbortSignal | undefined;
+    const { server } = await start(undefined, {
+      description: 'writing',
+      run: (_ingest, _query, s) => {
+        signal = s;
+        return new Promise<void>((_resolve, reject) => s.addEventListener('abort', () => reject(s.reason as Error)));
+      },
+    });
+    while (signal === undefined) await new Promise((r) => setImmediate(r));
+    await server.close();
+    expect(signal.aborted).toBe(true);
   });
 
   it('exposes the TSDB self-metrics in Prometheus text format', async () => {

@@ -50,6 +50,21 @@ export interface ServeOptions {
   gateway?: ServerGatewayOptions;
   /** The built web UI served at `/` (src/server/static-ui.ts); `false` serves none. */
   ui?: StaticUiOptions | false;
+  /**
+   * Samples to write before the server is ready (the demo's history replay,
+   * src/server/demo-history.ts): run once the store is open and before scraping starts, with the
+   * ingest target (normalization included) and the query client; `/-/ready` answers 503 with
+   * `description` until it settles. The signal aborts it when the server closes. A failure is
+   * logged and the server goes on with what was written.
+   */
+  backfill?: ServerBackfill;
+}
+
+/** See `ServeOptions.backfill`. */
+export interface ServerBackfill {
+  /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
+  readonly description: string;
+  run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
 }
 
 /** A running Infersight server. */
@@ -65,7 +80,7 @@ export interface RunningServer {
   queryClient(): QueryClient | null;
   /** Re-reads the scrape configuration file (SIGHUP); rejects, keeping the old one, when it is invalid. */
   reloadConfig(): Promise<void>;
-  /** Resolves once the store is open (or rejects when opening failed). */
+  /** Resolves once the server is ready: the store open and the backfill, if any, written (rejects when opening failed). */
   readonly ready: Promise<void>;
   /** Stops accepting requests, then flushes and closes the store. */
   close(): Promise<void>;
@@ -90,7 +105,9 @@ function derivedFlags(o: ServeOptions): Record<string, string> {
 /**
  * Wires the embedded store, the PromQL engine and the HTTP routes. The listener starts first so
  * that `/-/healthy` answers and `/-/ready` says 503 while the WAL is replayed (the replay yields
- * to the event loop between segments); the query API answers 503 `unavailable` meanwhile.
+ * to the event loop between segments); the query API answers 503 `unavailable` meanwhile. A
+ * backfill (`o.backfill`) then writes before scraping starts; `/-/ready` stays 503 until it is
+ * done, while queries already see what it has written.
  */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let db: Db | null = null;
@@ -100,8 +117,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const retention = { ms: o.storage.retentionMs ?? DEFAULT_RETENTION_MS, bytes: o.storage.retentionBytes ?? 0 };
   const routes: Routes = new Map();
   routes.set('GET /-/healthy', (_req, res) => sendText(res, 200, 'Infersight is Healthy.\n'));
+  let backfilling = o.backfill !== undefined;
   routes.set('GET /-/ready', (_req, res) =>
-    db === null ? sendText(res, 503, 'Service Unavailable: replaying the write-ahead log.\n') : sendText(res, 200, 'Infersight is Ready.\n'),
+    db === null
+      ? sendText(res, 503, 'Service Unavailable: replaying the write-ahead log.\n')
+      : backfilling
+        ? sendText(res, 503, `Service Unavailable: ${o.backfill?.description ?? 'writing history'}.\n`)
+        : sendText(res, 200, 'Infersight is Ready.\n'),
   );
   routes.set('GET /metrics', (_req, res) => {
     const families = processMetricFamilies(started);
@@ -158,7 +180,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           throw e;
         });
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
-  const ready = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
+  const opened = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
       db = opened;
       ingestTarget = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });
@@ -172,6 +194,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       throw e;
     },
   );
+  const aborting = new AbortController();
+  const ready = opened.then(async () => {
+    const b = o.backfill;
+    const client = queryClient();
+    if (b !== undefined && ingestTarget !== null && client !== null) {
+      await b.run(ingestTarget, client, aborting.signal).catch((e: unknown) => {
+        if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
+      });
+    }
+    backfilling = false;
+  });
   void ready.then(
     () =>
       ingestTarget === null
@@ -192,6 +225,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       (closing ??= (async () => {
         await http.close();
         await otlpHttp?.close();
+        aborting.abort(new Error('the server is closing'));
         await ready.catch(() => undefined);
         await gateway?.close();
         await scraping.close();

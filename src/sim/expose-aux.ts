@@ -76,12 +76,15 @@ export function componentBenchmarkTps(c: ComponentRuntime): number {
  * model on its instance type (the target carries `instance_type`), and per replica started since
  * the simulation began its cold-start and container-start durations and the phases of its last
  * start (`nowMs`: virtual time, for a phase still running). Rebuilt when such a replica comes or goes.
+ * The benchmark is stated per wall-clock second, times `speed()` (virtual seconds per wall
+ * second, Simulation.speed), because scraped token rates are per wall-clock second too: at
+ * `--speed N` both are N times the simulated rate and their ratio stays true.
  */
-export function platformFamilies(c: ComponentRuntime, nowMs: () => number): FamilySet {
+export function platformFamilies(c: ComponentRuntime, nowMs: () => number, speed: () => number = () => 1): FamilySet {
   const fs = new FamilySet();
   const p = c.platform;
   const benchmark = componentBenchmarkTps(c);
-  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark);
+  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark * speed());
   const count = (pred: (phase: string) => boolean) => () => c.replicas.filter((r) => pred(r.phase)).length;
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', () => c.active.length, { state: 'desired' });
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', count((s) => s === 'ready'), { state: 'ready' });

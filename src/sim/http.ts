@@ -12,10 +12,9 @@
  *   `GET /-/healthy`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TEXT_CONTENT_TYPE } from '../wire/index.js';
 import type { SimApiHandlers } from './api.js';
-import { OPENMETRICS_CONTENT_TYPE } from './openmetrics.js';
 import { handleCompletion, sendOpenAiError, type OpenAiContext } from './openai.js';
+import { targetMetrics } from './target-metrics.js';
 import type { TargetRegistry } from './targets.js';
 
 /** What the listener serves. */
@@ -50,20 +49,16 @@ export async function handleSimRequest(ctx: SimHttpContext, req: IncomingMessage
   const method = req.method ?? 'GET';
   const m = /^\/targets\/([^/]+)(\/.*)$/.exec(path);
   if (m !== null) {
-    const target = ctx.targets.get(decodeURIComponent(m[1]));
+    const id = decodeURIComponent(m[1]);
+    const target = ctx.targets.get(id);
     if (target === undefined) {
       text(res, 404, 'no such target\n');
       return;
     }
     const sub = m[2];
     if (sub === '/metrics' && (method === 'GET' || method === 'HEAD')) {
-      if (!target.available()) {
-        text(res, 503, 'not ready\n');
-        return;
-      }
-      const om = target.openMetrics && (req.headers.accept ?? '').includes('application/openmetrics-text');
-      const fs = target.families();
-      text(res, 200, om ? fs.renderOpenMetrics() : fs.renderText(), om ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE);
+      const r = targetMetrics(ctx.targets, id, req.headers.accept ?? '');
+      text(res, r.status, r.body, r.contentType);
       return;
     }
     const r = target.replica;

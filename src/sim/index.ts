@@ -4,6 +4,8 @@
  */
 export { startSimulation, type RunningSimulation, type StartSimulationOptions } from './start.js';
 export { Simulation, type RequestParams, type SimulationOptions } from './simulation.js';
+export { SCENARIO_LIMITS, ScenarioFileError, parseScenarioSpec } from './spec-parse.js';
+export type { TargetMetricsResponse } from './target-metrics.js';
 export { SCENARIOS, AZS, demoFleet, demoScenario, isScenarioName, largeFleet, scenarioByName } from './scenarios.js';
 export { FAULT_DEFAULTS, type GroundTruthEntry } from './faults.js';
 export { simApiHandlers, parseFaultRequest, type SimApiHandlers, type SimHandler } from './api.js';

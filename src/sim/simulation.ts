@@ -52,7 +52,18 @@ export class Simulation {
   readonly fleet: Fleet;
   readonly faults: FaultTimeline;
   readonly startMs: UnixMs;
-  readonly tickMs: number;
+  /**
+   * Tick length in virtual ms. A history replay runs whole-second ticks and the live run that
+   * continues it may shorten them (start.ts `goLive`); a tick already run is never split.
+   */
+  tickMs: number;
+  /**
+   * Virtual seconds per wall-clock second right now: 1 in manual mode and during a history
+   * replay, the run's `speed` once it is live. Exporters that state a rate for comparison with
+   * scraped rates (the benchmark throughput gauge) scale by it, because a scraper stamps samples
+   * with wall-clock time: at speed N every scraped rate is N times the rate per simulated second.
+   */
+  speed = 1;
   /** The virtual time all ticks have reached. */
   nowMs: number;
   /**

@@ -72,8 +72,10 @@ export interface RunningDemoCli extends RunningCli {
 
 /**
  * Starts `infersight demo` on a free port with `args` (data dir, speed, scenario, ...) and waits
- * for its `ready` log line.
+ * for its `ready` log line. Without a `--history` in `args` it starts with none (`--history 0`):
+ * the default replays hours of history before it is ready, which only the tests of that wait for.
  */
 export function startDemoCli(args: string[]): Promise<RunningDemoCli> {
-  return spawnUntilReady(['demo', '--listen', '127.0.0.1:0', ...args]);
+  const history = args.some((a) => a === '--history' || a.startsWith('--history=')) ? [] : ['--history', '0'];
+  return spawnUntilReady(['demo', '--listen', '127.0.0.1:0', ...history, ...args]);
 }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { waitFor } from '../peers/peers.js';
@@ -77,4 +79,46 @@ describe('infersight demo (whole process)', () => {
 
     expect(await demo.stop()).toBe(0);
   }, 120_000);
+
+  it('replays the history of a scenario file on a fresh data directory before it is ready, then goes on live without a rejected sample', async () => {
+    const t = tempDir('e2e-demo-history');
+    cleanups.push(t.remove);
+    const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/examples/scenario.json');
+    const demo = await startDemoCli(['--data', t.dir, '--history', '1h', '--scenario-file', file, '--gateway.listen', 'off']);
+    cleanups.push(async () => {
+      await demo.stop();
+    });
+    const readyS = Date.now() / 1000;
+    expect(demo.stdout()).toMatch(/Replaying the last 1h of the simulated fleet/);
+    await waitFor('the banner', () => Promise.resolve(demo.stdout().includes('Ctrl-C') ? true : undefined));
+    expect(demo.stdout()).toMatch(/History: the last 1h(\dm)? replayed in [\d.]+ s/);
+    expect((await fetch(`${demo.base}/-/ready`)).status).toBe(200);
+    // Samples from 50 minutes ago, scraped through file_sd with the scenario's identity labels.
+    const old = await fetch(`${demo.base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: 'count by (component) (up{job="sglang"} == 1)', time: String(readyS - 50 * 60) }) });
+    const series = ((await old.json()) as { data: { result: VectorResult[] } }).data.result;
+    expect(series.map((r) => r.metric.component)).toEqual(['qwen']);
+    // The example's slow-instance fault starts 30 minutes after the replay's start: 30 minutes ago.
+    const truth = (await (await fetch(`${demo.base}/api/v1/sim/ground-truth`)).json()) as { data: { kind: string; startMs: number; endMs: number }[] };
+    const slow = truth.data.find((g) => g.kind === 'slow-instance');
+    expect(Math.abs(slow!.startMs / 1000 - (readyS - 30 * 60))).toBeLessThan(120);
+    expect(slow!.endMs - slow!.startMs).toBe(15 * 60_000);
+    // Live scrapes follow the replayed ones: none is refused as out of order or duplicate.
+    await waitFor('a live scrape after the history', async () => {
+      const r = await query(demo.base, `count(timestamp(up) > ${readyS})`);
+      return r.length > 0 ? r : undefined;
+    });
+    const metrics = await (await fetch(`${demo.base}/metrics`)).text();
+    for (const reason of ['out_of_order', 'duplicate', 'out_of_bounds', 'too_old']) expect(metrics).toContain(`infersight_tsdb_rejected_samples_total{reason="${reason}"} 0\n`);
+    expect(await demo.stop()).toBe(0);
+
+    // The directory holds data now: a second start keeps it and goes live at once.
+    const again = await startDemoCli(['--data', t.dir, '--history', '1h', '--scenario-file', file, '--gateway.listen', 'off']);
+    cleanups.push(async () => {
+      await again.stop();
+    });
+    await waitFor('the banner', () => Promise.resolve(again.stdout().includes('Ctrl-C') ? true : undefined));
+    expect(again.stdout()).not.toContain('Replaying');
+    expect(again.stdout()).toContain(`History: none replayed, ${t.dir} holds data already`);
+    expect(await again.stop()).toBe(0);
+  }, 180_000);
 });

@@ -95,6 +95,10 @@ describe('web UI in Chromium against infersight demo', () => {
     expect(states.filter((x) => x.endsWith('=error'))).toEqual([]);
     expect(states.length).toBeGreaterThan(15);
     await saveScreenshot(w.page, 'insights-dark');
+    // At --speed 60 the page says what its rates are per (docs/design/virtual-time.md).
+    const banner = w.page.locator('[data-testid="speed-banner"]');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/60× speed: rates are per real second/);
     expect(w.errors).toEqual([]);
     await w.context.close();
   }, 90_000);

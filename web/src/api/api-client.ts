@@ -1,7 +1,7 @@
 /**
  * The UI's typed client of the Infersight HTTP API: PromQL and metadata through `src/query`'s
- * `HttpQueryClient`, plus the two non-query routes the UI reads (scrape targets in Prometheus'
- * shape, dashboard definitions). Talks only HTTP; the base URL is the page's origin.
+ * `HttpQueryClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
+ * shape, dashboard definitions, the server's flags). Talks only HTTP; the base URL is the page's origin.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
 import { HttpQueryClient, QueryClientError, errorTypeForHttpStatus, type QueryClient } from '../../../src/query/index.js';
@@ -46,6 +46,11 @@ export class InfersightApi {
   /** `GET /api/v1/dashboards/<id>`: a dashboard definition (src/dashboards/types.ts). */
   dashboard(id: string, signal?: AbortSignal): Promise<Dashboard> {
     return this.getJson<Dashboard>(`/api/v1/dashboards/${encodeURIComponent(id)}`, signal);
+  }
+
+  /** `GET /api/v1/status/flags`: the server's flags (the demo's `speed` among them). */
+  flags(signal?: AbortSignal): Promise<Record<string, string>> {
+    return this.getJson<Record<string, string>>('/api/v1/status/flags', signal);
   }
 
   /** GETs an API route and unwraps Prometheus' `{status, data}` envelope; failures reject with `QueryClientError`. */
