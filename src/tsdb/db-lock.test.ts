@@ -4,7 +4,6 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../test/peers/peers.js';
 import { matcher } from '../model/index.js';
 import { StorageError, collectSeries } from '../storage/index.js';
 import { DirLock, linuxProcessTable, type ProcessTable } from './db-lock.js';
@@ -12,6 +11,17 @@ import { Db } from './db.js';
 import { tempDir } from './testing/temp-dir.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Polls `check` until it answers, for at most a minute (conditions, never a fixed sleep). */
+async function waitFor<T>(what: string, check: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const v = check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
 
@@ -80,9 +90,9 @@ describe('DirLock', () => {
       if (m !== null) serverPid = Number(m[1]);
       else acked = Math.max(acked, Number(line));
     });
-    await waitFor('the server acknowledged batches', () => Promise.resolve(serverPid > 0 && acked >= 3 ? true : undefined));
+    await waitFor('the server acknowledged batches', () => (serverPid > 0 && acked >= 3 ? true : undefined));
     process.kill(serverPid, 'SIGKILL');
-    await waitFor('the killed server is a zombie', () => Promise.resolve(linuxProcessTable.state(serverPid) === 'Z' ? true : undefined));
+    await waitFor('the killed server is a zombie', () => (linuxProcessTable.state(serverPid) === 'Z' ? true : undefined));
     const lastAcked = acked;
 
     const db = await Db.open({ dir: t.dir, retentionMs: 0, blockRangeMs: 60_000 });
