@@ -4,6 +4,7 @@
  * visit, so Insights starts without it.
  */
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { LoginPrompt } from '../components/LoginPrompt/LoginPrompt.js';
 import { TopBar } from '../components/TopBar/TopBar.js';
 import { InsightsPage } from '../pages/Insights/Insights.js';
 import { TargetsPage } from '../pages/Targets/Targets.js';
@@ -41,6 +42,7 @@ export function App(): ReactNode {
         Skip to content
       </a>
       <TopBar />
+      <LoginPrompt />
       <div id="content">
         {page === 'insights' && <InsightsPage state={state} />}
         {page === 'explore' && (
