@@ -18,6 +18,7 @@ const sha = (t: string): string => createHash('sha256').update(t).digest('hex');
 
 const ok: SimApiHandlers['getFaults'] = (_req, res) => {
   res.writeHead(200).end('{}');
+  return Promise.resolve();
 };
 const sim: SimApiHandlers = { getGroundTruth: ok, getFaults: ok, postFault: ok, getTargets: ok };
 
