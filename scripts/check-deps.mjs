@@ -28,13 +28,15 @@ const ALLOWED = {
   query: ['model'],
   semconv: ['model'],
   wire: ['model'],
+  // The Node-side HTTP leaf (web config, auth, request guard, listeners): DESIGN.md.
+  http: ['model'],
   storage: ['model', 'wire'],
   normalize: ['model', 'storage', 'semconv'],
   tsdb: ['model', 'storage'],
   promql: ['model', 'storage', 'query'],
-  ingest: ['model', 'wire', 'storage'],
-  gateway: ['model', 'wire', 'storage'],
-  sim: ['model', 'wire', 'semconv'],
+  ingest: ['model', 'wire', 'storage', 'http'],
+  gateway: ['model', 'wire', 'storage', 'http'],
+  sim: ['model', 'wire', 'semconv', 'http'],
   fleet: VIEW_DEPS,
   rules: VIEW_DEPS,
   diagnose: VIEW_DEPS,
@@ -42,11 +44,11 @@ const ALLOWED = {
   cost: VIEW_DEPS,
   dashboards: VIEW_DEPS,
   server: [
-    'model', 'query', 'semconv', 'wire', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
+    'model', 'query', 'semconv', 'wire', 'http', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
     'gateway', 'sim', 'fleet', 'rules', 'diagnose', 'quality', 'cost', 'dashboards',
   ],
   cli: [
-    'model', 'query', 'semconv', 'wire', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
+    'model', 'query', 'semconv', 'wire', 'http', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
     'gateway', 'sim', 'fleet', 'rules', 'diagnose', 'quality', 'cost', 'dashboards', 'server',
   ],
 };

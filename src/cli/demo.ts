@@ -51,7 +51,7 @@ export function demoBanner(base: string, targets: number, scenario: string, gate
     `  Metric catalog:            ${base}/api/v1/metadata`,
     '',
     'Inject a fault (the ground truth is at /api/v1/sim/ground-truth):',
-    `  curl -s -X POST ${base}/api/v1/sim/faults -d '{"kind":"kv-cache-pressure","scope":{"component":"gpt-oss-20b"},"duration":"10m"}'`,
+    `  curl -s -X POST ${base}/api/v1/sim/faults -H 'Content-Type: application/json' -d '{"kind":"kv-cache-pressure","scope":{"component":"gpt-oss-20b"},"duration":"10m"}'`,
     `  clear it early: curl -s -X DELETE ${base}/api/v1/sim/faults/<id>  (the "id" in the answer)`,
     'Fault kinds:',
     ...faultMenu().map((l) => `  ${l}`),
@@ -61,7 +61,7 @@ export function demoBanner(base: string, targets: number, scenario: string, gate
       : [
           '',
           `OpenAI-compatible gateway: ${gatewayUrl}/v1  (a share of the load goes through it; try it:)`,
-          `  curl -s ${gatewayUrl}/v1/chat/completions -d '{"model":"openai/gpt-oss-20b","messages":[{"role":"user","content":"hi"}]}'`,
+          `  curl -s ${gatewayUrl}/v1/chat/completions -H 'Content-Type: application/json' -d '{"model":"openai/gpt-oss-20b","messages":[{"role":"user","content":"hi"}]}'`,
         ]),
     '',
     'Ctrl-C stops everything.',

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { loadGatewayConfigFile } from '../gateway/index.js';
+import { compileCorsOrigin, loadTokens, loadWebConfig } from '../http/index.js';
 import { LogfmtLogger, parseListenAddress, startServer, type ServerGatewayOptions } from '../server/index.js';
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
@@ -18,6 +19,12 @@ Flags:
   --listen HOST:PORT        address to listen on (default 127.0.0.1:9300)
   --config.file PATH        Prometheus-style configuration (global, scrape_configs); reloaded
                             on SIGHUP and POST /-/reload (default: none, nothing is scraped)
+  --web.config.file PATH    TLS, response headers and basic-auth users, in Prometheus'
+                            format (docs/security.md); reloaded with --config.file
+  --web.tokens.file PATH    bearer tokens with scopes read, write, admin (docs/security.md)
+  --web.cors.origin REGEX   origins that CORS answers allow (anchored; default: none)
+  --web.enable-lifecycle    allow POST /-/reload and /-/quit (default off, as Prometheus)
+  --web.enable-admin-api    allow /api/v1/admin/tsdb/* (default off, as Prometheus)
   --data DIR                data directory (default ./data)
   --retention DURATION      delete blocks older than this (default 15d; 0 disables)
   --retention-size SIZE     delete the oldest blocks above this size (e.g. 50GB; default off)
@@ -106,6 +113,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'config.file': { type: 'string' },
       'gateway.config': { type: 'string' },
       'gateway.listen': { type: 'string' },
+      'web.config.file': { type: 'string' },
+      'web.tokens.file': { type: 'string' },
+      'web.cors.origin': { type: 'string' },
+      'web.enable-lifecycle': { type: 'boolean' },
+      'web.enable-admin-api': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -142,6 +154,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
   }
   const otlpListen = otlpFlag === 'off' ? null : { address: otlpFlag ?? '127.0.0.1:4318', required: otlpFlag !== undefined };
+  const cors = values['web.cors.origin'];
+  if (cors !== undefined) {
+    try {
+      compileCorsOrigin(cors);
+    } catch (e) {
+      throw new UsageError(`invalid --web.cors.origin: ${(e as Error).message}`);
+    }
+  }
 
   const logger = new LogfmtLogger((line) => process.stderr.write(line), level as Level);
   // Scraping (--config.file): a broken file stops the start, as in Prometheus.
@@ -153,6 +173,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       logger.error('error loading config', { file: configFile, err: (e as Error).message });
       return 1;
     }
+  }
+  // --web.config.file and --web.tokens.file: a broken file stops the start too (Prometheus does).
+  const webConfigFile = values['web.config.file'];
+  const tokensFile = values['web.tokens.file'];
+  try {
+    if (webConfigFile !== undefined) await loadWebConfig(webConfigFile);
+    if (tokensFile !== undefined) await loadTokens(tokensFile);
+  } catch (e) {
+    logger.error('error loading web configuration', { err: (e as Error).message });
+    return 1;
   }
   // The gateway (--gateway.config): a broken file stops the start too.
   const gatewayFile = values['gateway.config'];
@@ -181,12 +211,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },
     scrape: { configFile },
     gateway,
+    web: {
+      configFile: webConfigFile,
+      tokensFile,
+      corsOrigin: cors,
+      enableLifecycle: values['web.enable-lifecycle'] === true,
+      enableAdminApi: values['web.enable-admin-api'] === true,
+      // /-/quit stops the process the way SIGTERM does (untilSignal).
+      onQuit: () => process.kill(process.pid, 'SIGTERM'),
+    },
     logger,
     clock: systemClock,
   }).catch(rethrowListenError(listenFlags));
   await server.ready;
   const a = server.http.address;
-  logger.info('ready', { address: `${a.address}:${a.port}`, data: values.data, ...(server.gateway === null ? {} : { gateway: server.gateway.address }) });
+  logger.info('ready', { address: `${a.address}:${a.port}`, scheme: server.http.scheme, data: values.data, ...(server.gateway === null ? {} : { gateway: server.gateway.address }) });
   process.on('SIGHUP', () => {
     server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
   });

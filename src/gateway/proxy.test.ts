@@ -101,7 +101,7 @@ describe('failures', () => {
   it('a client disconnect cancels the upstream request', async () => {
     const { t, ups } = await setup([{ chunks: 10, hangAfter: 2 }]);
     const ac = new AbortController();
-    const res = await fetch(`${t.gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify(chat({ stream: true })), signal: ac.signal });
+    const res = await fetch(`${t.gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chat({ stream: true })), signal: ac.signal });
     const reader = res.body!.getReader();
     await reader.read();
     expect(ups[0].open).toBe(1);

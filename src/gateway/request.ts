@@ -87,8 +87,10 @@ function positiveInt(v: unknown): boolean {
 }
 
 /**
- * Checks a body of `/v1/chat/completions` (`chat`) or `/v1/completions`. The Content-Type is not
- * checked: like the engines, the gateway reads any body as JSON (`curl -d` sends form encoding).
+ * Checks a body of `/v1/chat/completions` (`chat`) or `/v1/completions`. The Content-Type was
+ * checked before (`application/json` only, by the request guard in server.ts): unlike the
+ * engines, which read any body as JSON, the gateway refuses the form and text bodies that any web
+ * page can send without a preflight (`curl` needs `-H 'Content-Type: application/json'`).
  */
 export function checkCompletionRequest(raw: Buffer, chat: boolean): CompletionRequest | RequestProblem {
   let parsed: unknown;

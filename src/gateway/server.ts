@@ -2,15 +2,19 @@
  * `startGateway`: the gateway's own listener and its parts — pools built from the
  * configuration, the keep-alive agent, active health checks, the metrics flusher and the sample
  * sink — and the routes: `POST /v1/chat/completions`, `POST /v1/completions`, `GET /v1/models`,
- * `GET /metrics` (its own series as text exposition), `GET /-/healthy`.
+ * `GET /metrics` (its own series as text exposition), `GET /-/healthy`. Every request first
+ * passes the request guard (src/http): credentials and scopes when configured (completions need
+ * `write`, the rest `read`), and completions only as same-site `application/json` POSTs, so that no
+ * web page can fire inference requests through a form or a `no-cors` fetch.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RequestGuard, createWebServer, type Refusal, type RoutePolicy } from '../http/index.js';
 import { noopLogger, systemClock, type Clock, type Logger } from '../model/index.js';
 import type { Appendable } from '../storage/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
 import type { GatewayConfig } from './config.js';
-import { sendOpenAiError } from './errors.js';
+import { sendOpenAiError, type OpenAiErrorCode } from './errors.js';
 import { HealthChecker, httpProbe, type HealthProbe } from './health.js';
 import { ScopeInstruments, describeGatewayMetrics } from './instruments.js';
 import { MetricsFlusher } from './flush.js';
@@ -37,6 +41,22 @@ export interface GatewayOptions {
   readonly probe?: HealthProbe;
   /** The sample sink; default: a JSON-lines file sink when `sampling.file` is set, else none. */
   readonly sampleSink?: SampleSink | null;
+  /**
+   * Authentication, TLS and browser safety (src/http, docs/security.md); the server passes its
+   * own. Default: no credentials, plain HTTP, and still no cross-site or non-JSON completions.
+   */
+  readonly guard?: RequestGuard;
+}
+
+const COMPLETIONS: RoutePolicy = { scope: 'write', contentTypes: ['application/json'] };
+const READ: RoutePolicy = { scope: 'read' };
+
+/** The OpenAI error code for a guard's refusal. */
+function refusalCode(r: Refusal): OpenAiErrorCode {
+  if (r.status === 401) return 'invalid_api_key';
+  if (r.status === 415) return 'unsupported_media_type';
+  if (r.status === 429) return 'rate_limit_exceeded';
+  return 'insufficient_scope';
 }
 
 /** A running gateway. */
@@ -129,7 +149,8 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   };
-  const server = http.createServer({ noDelay: true, requestTimeout: 0, keepAliveTimeout: 65_000 }, (req, res) => {
+  const guard = o.guard ?? new RequestGuard({ clock: now });
+  const route = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
     const post = (): boolean => {
@@ -159,7 +180,26 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
     }
     req.resume();
     sendOpenAiError(res, 'not_found', `Unknown path ${method} ${path}.`);
-  });
+  };
+  const server = createWebServer(guard.webConfig.tls, { noDelay: true, requestTimeout: 0 }, (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const completion = req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/completions');
+    guard.prepare(req, res, false);
+    guard.check(req, completion ? COMPLETIONS : READ).then(
+      (v) => {
+        if (v.ok) { route(req, res); return; }
+        // The body stays unread and the connection closes after the answer.
+        for (const [k, h] of Object.entries(v.refusal.headers)) res.setHeader(k, h);
+        res.setHeader('Connection', 'close');
+        sendOpenAiError(res, refusalCode(v.refusal), v.refusal.message);
+      },
+      (e: unknown) => {
+        logger.error('gateway: request check failed', { err: e instanceof Error ? e.message : String(e) });
+        sendOpenAiError(res, 'internal_error', 'internal error');
+      },
+    );
+  }, (reason) => logger.warn('gateway: TLS connection refused', { reason }));
+  server.keepAliveTimeout = 65_000;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
@@ -179,7 +219,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   let closing: Promise<void> | null = null;
   return {
     address,
-    url: `http://${address}`,
+    url: `${guard.webConfig.tls === null ? 'http' : 'https'}://${address}`,
     registry: reg,
     pool: (m) => byName.get(m),
     reconfigure: (c) => {

@@ -4,6 +4,7 @@
  * targets (for `infersight demo`), and the options `startServer` takes for it.
  */
 import { startGateway, validateGatewayConfig, type GatewayConfig, type RunningGateway } from '../gateway/index.js';
+import type { RequestGuard } from '../http/index.js';
 import type { Clock, Logger } from '../model/index.js';
 import type { SimTarget } from '../sim/index.js';
 import { StorageError, StorageErrorCode, type Appendable } from '../storage/index.js';
@@ -20,9 +21,9 @@ export interface ServerGatewayOptions {
   readonly listenRequired?: boolean;
 }
 
-/** Starts the gateway for `startServer`, writing into `appendable`. */
-export async function startServerGateway(o: ServerGatewayOptions, appendable: Appendable, logger: Logger, clock: Clock): Promise<RunningGateway> {
-  const start = (listen: string | undefined): Promise<RunningGateway> => startGateway({ config: o.config, listen, appendable, logger, now: clock });
+/** Starts the gateway for `startServer`, writing into `appendable`, behind the server's request guard (credentials, TLS, browser safety). */
+export async function startServerGateway(o: ServerGatewayOptions, appendable: Appendable, logger: Logger, clock: Clock, guard?: RequestGuard): Promise<RunningGateway> {
+  const start = (listen: string | undefined): Promise<RunningGateway> => startGateway({ config: o.config, listen, appendable, logger, now: clock, guard });
   try {
     return await start(o.listen);
   } catch (e) {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RequestGuard, createWebServer, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
 import type { Logger } from '../model/index.js';
 
 /**
@@ -23,13 +24,32 @@ export interface ListenOptions {
    * they are 404s.
    */
   readonly fallback?: Handler;
+  /**
+   * Authentication, TLS and browser safety (src/http): the guard every request passes and the
+   * policy of each route key (`FALLBACK_ROUTE` for the static UI, `UNMATCHED_ROUTE` for 404/405).
+   * Without it: plain HTTP, no credentials, no CORS, no browser checks.
+   */
+  readonly security?: ListenSecurity;
 }
+
+/** The `security` part of `ListenOptions`. */
+export interface ListenSecurity {
+  readonly guard: RequestGuard;
+  readonly policy: (routeKey: string) => RoutePolicy;
+}
+
+/** The route key the fallback handler (the static UI) is checked under. */
+export const FALLBACK_ROUTE = 'GET (static UI)';
+
+/** The route key of a request no route matches (404/405). */
+export const UNMATCHED_ROUTE = '(no route)';
 
 interface PatternRoute {
   readonly method: string;
   readonly re: RegExp;
   readonly names: string[];
   readonly handler: Handler;
+  readonly key: string;
 }
 
 function compilePatterns(routes: Routes): PatternRoute[] {
@@ -46,12 +66,12 @@ function compilePatterns(routes: Routes): PatternRoute[] {
         return '([^/]+)';
       })
       .join('/');
-    out.push({ method, re: new RegExp(`^${source}$`), names, handler });
+    out.push({ method, re: new RegExp(`^${source}$`), names, handler, key });
   }
   return out;
 }
 
-function matchPattern(patterns: readonly PatternRoute[], method: string, path: string): { handler: Handler | undefined; params: Record<string, string>; known: boolean } {
+function matchPattern(patterns: readonly PatternRoute[], method: string, path: string): { handler: Handler | undefined; params: Record<string, string>; known: boolean; key: string } {
   let known = false;
   for (const p of patterns) {
     const m = p.re.exec(path);
@@ -66,9 +86,9 @@ function matchPattern(patterns: readonly PatternRoute[], method: string, path: s
         params[n] = m[i + 1];
       }
     });
-    return { handler: p.handler, params, known };
+    return { handler: p.handler, params, known, key: p.key };
   }
-  return { handler: undefined, params: {}, known };
+  return { handler: undefined, params: {}, known, key: UNMATCHED_ROUTE };
 }
 
 /** The Prometheus API error envelope, also used for Infersight's own APIs. */
@@ -89,9 +109,30 @@ export function sendText(res: http.ServerResponse, status: number, text: string,
   res.end(text);
 }
 
+/**
+ * Writes a guard's refusal as plain text (exporter-toolkit's way). An unread body is never read:
+ * the connection closes after the answer, so a refused sender cannot make the server drain it.
+ */
+export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse, r: Refusal): void {
+  for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+  if (hasBody(req)) res.setHeader('Connection', 'close');
+  sendText(res, r.status, r.message + '\n');
+}
+
+/** Whether a request announces a body (a length above 0, or chunks). */
+export function hasBody(req: http.IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
 /** A running HTTP listener. */
 export interface HttpListener {
   readonly address: AddressInfo;
+  /** `https` when the web configuration has a certificate. */
+  readonly scheme: 'http' | 'https';
+  /** Every key of the route table, for tests that go over all routes. */
+  readonly routeKeys: readonly string[];
+  /** Applies reloaded certificates to new connections; switching between HTTP and HTTPS needs a restart (false). */
+  reloadTls(tls: TlsServerConfig | null): boolean;
   close(): Promise<void>;
 }
 
@@ -113,31 +154,51 @@ export function parseListenAddress(listen: string): { host: string | undefined; 
 export async function listen(address: string, routes: Routes, logger: Logger, options: ListenOptions = {}): Promise<HttpListener> {
   const { host, port } = parseListenAddress(address);
   const patterns = compilePatterns(routes);
-  const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
+  const guard = options.security?.guard ?? new RequestGuard();
+  const policyOf = options.security?.policy ?? ((): RoutePolicy => ({ scope: 'read' }));
+  const tlsAtStart = guard.webConfig.tls;
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, verdict: Promise<Refusal | null>, run: () => void | Promise<void>, path: string): void => {
+    verdict
+      .then((refusal) => (refusal === null ? run() : sendRefusal(req, res, refusal)))
+      .catch((err: unknown) => {
+        logger.error('request failed', { path, err: err instanceof Error ? err.message : String(err) });
+        if (!res.headersSent) sendApiError(res, 500, 'internal', 'internal error');
+        else res.destroy();
+      });
+  };
+  const server: ReloadableServer = createWebServer(tlsAtStart, { maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    let handler = routes.get(`${method} ${url.pathname}`) ?? (method === 'HEAD' ? routes.get(`GET ${url.pathname}`) : undefined);
+    let key = `${method} ${url.pathname}`;
+    let handler = routes.get(key);
+    if (handler === undefined && method === 'HEAD') {
+      key = `GET ${url.pathname}`;
+      handler = routes.get(key);
+    }
     let params: Record<string, string> = {};
     let patternKnown = false;
-    if (handler === undefined && patterns.length > 0) ({ handler, params, known: patternKnown } = matchPattern(patterns, method, url.pathname));
+    if (handler === undefined) key = UNMATCHED_ROUTE;
+    if (handler === undefined && patterns.length > 0) ({ handler, params, known: patternKnown, key } = matchPattern(patterns, method, url.pathname));
     const api = url.pathname.startsWith('/api/');
-    if (handler === undefined && !api && !patternKnown && options.fallback !== undefined && (method === 'GET' || method === 'HEAD')) handler = options.fallback;
-    if (handler === undefined) {
+    if (handler === undefined && !api && !patternKnown && options.fallback !== undefined && (method === 'GET' || method === 'HEAD')) {
+      handler = options.fallback;
+      key = FALLBACK_ROUTE;
+    }
+    guard.prepare(req, res, api);
+    const verdict = guard.check(req, policyOf(key)).then((v) => (v.ok ? null : v.refusal));
+    const found = handler;
+    if (found === undefined) {
+      dispatch(req, res, verdict, () => {
       const known = patternKnown || [...routes.keys()].some((k) => k.endsWith(` ${url.pathname}`));
       const status = known ? 405 : 404;
       const msg = known ? `method ${req.method ?? ''} not allowed for ${url.pathname}` : `${url.pathname} not found`;
       if (api) sendApiError(res, status, known ? 'bad_data' : 'not_found', msg);
       else sendText(res, status, msg + '\n');
+      }, url.pathname);
       return;
     }
-    Promise.resolve()
-      .then(() => handler(req, res, url, params))
-      .catch((err: unknown) => {
-        logger.error('request failed', { path: url.pathname, err: err instanceof Error ? err.message : String(err) });
-        if (!res.headersSent) sendApiError(res, 500, 'internal', 'internal error');
-        else res.destroy();
-      });
-  });
+    dispatch(req, res, verdict, () => found(req, res, url, params), url.pathname);
+  }, (reason) => logger.warn('TLS connection refused', { reason }));
   // A request the HTTP parser refuses (malformed, or headers over the limit) gets a short answer
   // in the API's error envelope instead of Node's empty one; the connection is closed.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
@@ -160,6 +221,13 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
   });
   return {
     address: server.address() as AddressInfo,
+    scheme: tlsAtStart === null ? 'http' : 'https',
+    routeKeys: [...routes.keys()],
+    reloadTls: (tls) => {
+      if ((tls === null) !== (tlsAtStart === null) || server.reloadTls === undefined || tls === null) return tls === null && tlsAtStart === null;
+      server.reloadTls(tls);
+      return true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,7 +10,7 @@ import {
   type OtlpReceiverOptions,
 } from '../ingest/index.js';
 import { StorageError, StorageErrorCode, type Appendable } from '../storage/index.js';
-import { listen, sendText, type Handler, type HttpListener, type Routes } from './http.js';
+import { listen, sendText, type Handler, type HttpListener, type ListenSecurity, type Routes } from './http.js';
 
 /** Settings of the write endpoints (`infersight serve`'s ingest flags). */
 export interface IngestOptions {
@@ -123,15 +123,16 @@ export function registerIngestRoutes(routes: Routes, r: IngestReceivers): void {
 /**
  * Starts the separate OTLP/HTTP listener (`POST /v1/metrics`, the standard port 4318), or
  * returns null when none is configured, or when the address is busy and not `required`.
+ * `security`: the server's guard and route policies (TLS and credentials as on the main listener).
  */
-export async function startOtlpListener(r: IngestReceivers, options: IngestOptions, logger: Logger): Promise<HttpListener | null> {
+export async function startOtlpListener(r: IngestReceivers, options: IngestOptions, logger: Logger, security?: ListenSecurity): Promise<HttpListener | null> {
   const o = options.otlpListen;
   if (o === undefined || o === null) return null;
   const routes: Routes = new Map();
   routes.set('POST /v1/metrics', receiverHandler((req) => r.otlp.handle(req), r.limits.maxBodyBytes));
   routes.set('GET /', (_req, res) => sendText(res, 200, 'Infersight OTLP/HTTP receiver: POST /v1/metrics\n'));
   try {
-    const l = await listen(o.address, routes, logger);
+    const l = await listen(o.address, routes, logger, { security });
     logger.info('OTLP receiver listening', { address: `${l.address.address}:${l.address.port}` });
     return l;
   } catch (e) {

@@ -1,15 +1,15 @@
 /**
  * The scrape manager's wiring: loading `--config.file`, starting the scrape pools once the store
- * is open, reloading (SIGHUP, `POST /-/reload`), and the routes `/api/v1/targets`,
- * `/api/v1/targets/metadata` and `/-/reload` in Prometheus' shapes.
+ * is open, reloading (SIGHUP, and `POST /-/reload` through web-security.ts), and the routes
+ * `/api/v1/targets` and `/api/v1/targets/metadata` in Prometheus' shapes.
  */
 import os from 'node:os';
 import type { Clock, Logger } from '../model/index.js';
 import { parseMetricSelector } from '../promql/index.js';
 import type { Appendable } from '../storage/index.js';
 import { ScrapeManager, loadScrapeConfigFile, targetsMetadata, targetsView, type ScrapeConfigFile, type ScrapeManagerOptions } from '../ingest/scrape/index.js';
-import { respond, respondError, setCors } from './api/respond.js';
-import { sendText, type Handler, type Routes } from './http.js';
+import { respond, respondError } from './api/respond.js';
+import type { Handler, Routes } from './http.js';
 
 /** Options of `wireScraping`. */
 export interface ScrapeWiringOptions {
@@ -50,12 +50,10 @@ export async function wireScraping(routes: Routes, o: ScrapeWiringOptions): Prom
   const hostname = o.manager?.hostname ?? os.hostname();
 
   const targets: Handler = async (req, res, url) => {
-    setCors(req, res);
     const data = manager === undefined ? { activeTargets: [], droppedTargets: [] } : targetsView(manager, url.searchParams.get('state') ?? '', { listenPort: o.listenPort(), scheme: 'http', host: `${hostname}:${o.listenPort()}` });
     await respond(req, res, { data });
   };
   const metadata: Handler = async (req, res, url) => {
-    setCors(req, res);
     const q = url.searchParams;
     const limitText = q.get('limit') ?? '';
     const limit = limitText === '' ? -1 : Number(limitText);
@@ -79,19 +77,8 @@ export async function wireScraping(routes: Routes, o: ScrapeWiringOptions): Prom
     if (manager !== undefined && next !== undefined) await manager.applyConfig(next);
     o.logger.info('completed loading of configuration file', { filename: o.configFile ?? '' });
   };
-  const reloadHandler: Handler = async (_req, res) => {
-    try {
-      await reload();
-      sendText(res, 200, '');
-    } catch (e) {
-      o.logger.error('reloading the configuration failed', { err: (e as Error).message });
-      sendText(res, 500, `failed to reload config: ${(e as Error).message}\n`);
-    }
-  };
   routes.set('GET /api/v1/targets', targets);
   routes.set('GET /api/v1/targets/metadata', metadata);
-  routes.set('POST /-/reload', reloadHandler);
-  routes.set('PUT /-/reload', reloadHandler);
 
   return {
     start: async (appendable) => {

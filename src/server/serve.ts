@@ -18,6 +18,7 @@ import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
 import { staticUiHandler, type StaticUiOptions } from './static-ui.js';
 import { buildInfo, runtimeInfo } from './status-info.js';
+import { wireWebSecurity, type WebOptions } from './web-security.js';
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -58,6 +59,8 @@ export interface ServeOptions {
    * logged and the server goes on with what was written.
    */
   backfill?: ServerBackfill;
+  /** Authentication, TLS, CORS, lifecycle and admin API switches (src/server/web-security.ts, docs/security.md). */
+  web?: WebOptions;
 }
 
 /** See `ServeOptions.backfill`. */
@@ -78,7 +81,7 @@ export interface RunningServer {
   db(): Db | null;
   /** The query client over the embedded engine and store; null until the store is open. */
   queryClient(): QueryClient | null;
-  /** Re-reads the scrape configuration file (SIGHUP); rejects, keeping the old one, when it is invalid. */
+  /** Re-reads the web configuration, tokens and scrape configuration files (SIGHUP); rejects, keeping the old ones, when one is invalid. */
   reloadConfig(): Promise<void>;
   /** Resolves once the server is ready: the store open and the backfill, if any, written (rejects when opening failed). */
   readonly ready: Promise<void>;
@@ -163,10 +166,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
+  // --web.* (an invalid file stops the start): one guard for every listener, lifecycle and admin routes.
+  const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, () => scraping.reload());
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
-  const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024, fallback });
-  const otlpHttp = await startOtlpListener(receivers, o.ingest ?? {}, o.logger).catch(async (e: unknown) => {
+  const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024, fallback, security: web.security });
+  const otlpHttp = await startOtlpListener(receivers, o.ingest ?? {}, o.logger, web.security).catch(async (e: unknown) => {
     await http.close();
     throw e;
   });
@@ -174,12 +179,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway(o.gateway, deferredAppendable(() => db), o.logger, o.clock).catch(async (e: unknown) => {
+      : await startServerGateway(o.gateway, deferredAppendable(() => db), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
         });
-  o.logger.info('listening', { address: `${http.address.address}:${http.address.port}` });
+  web.track(http);
+  web.track(otlpHttp);
+  o.logger.info('listening', { address: `${http.address.address}:${http.address.port}`, scheme: http.scheme });
   const opened = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
     (opened) => {
       db = opened;
@@ -219,7 +226,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     gateway,
     db: () => db,
     queryClient,
-    reloadConfig: () => scraping.reload(),
+    reloadConfig: () => web.reload(),
     ready,
     close: () =>
       (closing ??= (async () => {

@@ -57,6 +57,7 @@ describe('infersight demo (whole process)', () => {
     const before = await rejected();
     const res = await fetch(`${demo.base}/api/v1/sim/faults`, {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ kind: 'rate-limit-burst', scope: { component: 'gpt-oss-20b' }, duration: '30m' }),
     });
     expect(res.status).toBeLessThan(300);

@@ -27,7 +27,7 @@ async function serve(config: string): Promise<{ cli: RunningCli; file: string }>
   cleanups.push(t.remove);
   const file = path.join(t.dir, 'infersight.yml');
   fs.writeFileSync(file, config);
-  const cli = await startServe(['--data', path.join(t.dir, 'data'), '--config.file', file]);
+  const cli = await startServe(['--data', path.join(t.dir, 'data'), '--config.file', file, '--web.enable-lifecycle']);
   cleanups.push(async () => {
     cli.child.kill('SIGTERM');
     await cli.exited;

@@ -50,7 +50,7 @@ function engineTimes(replica: string): EngineTimes {
 
 async function stream(): Promise<string> {
   const body = { model: MODEL, messages: [{ role: 'user', content: 'x'.repeat(12_000 - 16) }], stream: true, max_tokens: 20 };
-  const r = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify(body) });
+  const r = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return r.text();
 }
 

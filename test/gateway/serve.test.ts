@@ -34,7 +34,7 @@ async function query(q: string): Promise<{ metric: Record<string, string>; value
   return ((await res.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }).data.result;
 }
 
-const chat = (stream: boolean): RequestInit => ({ method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream }) });
+const chat = (stream: boolean): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream }) });
 
 describe('the gateway in the product', () => {
   it('inside serve: its metrics land in the server store', async () => {

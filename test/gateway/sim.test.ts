@@ -87,10 +87,10 @@ describe('the official openai client through the gateway', () => {
 describe('limits', () => {
   it('over the concurrency limit: 429 with Retry-After, while the admitted request completes', async () => {
     reconfigure({}, { max_concurrency: 1 });
-    const first = fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 8 }) });
+    const first = fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 8 }) });
     // No virtual time passes, so the first request is still in the engine.
     for (let i = 0; i < 100 && gw.pool(MODEL)!.limits.inFlight === 0; i++) await new Promise<void>((r) => setImmediate(r));
-    const second = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 8 }) });
+    const second = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 8 }) });
     expect(second.status).toBe(429);
     expect(second.headers.get('retry-after')).toBe('1');
     expect(((await second.json()) as { error: { type: string; code: string } }).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
@@ -103,7 +103,7 @@ describe('limits', () => {
     const ok = await drive(client().chat.completions.create({ model: MODEL, messages: ask, max_completion_tokens: 500 }));
     expect(ok.usage!.total_tokens).toBeLessThan(600);
     // The first request used its tokens: 600 per minute = 10 per second; a 500-token request waits.
-    const r = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 500 }) });
+    const r = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: ask, max_tokens: 500 }) });
     expect(r.status).toBe(429);
     const after = Number(r.headers.get('retry-after'));
     expect(after).toBeGreaterThan(1);
@@ -166,7 +166,7 @@ describe('failures', () => {
 
   it('a client that disconnects mid-stream frees its replica and is counted', async () => {
     const ac = new AbortController();
-    const res = await drive(fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'llama', messages: ask, stream: true, max_tokens: 512 }), signal: ac.signal }));
+    const res = await drive(fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'llama', messages: ask, stream: true, max_tokens: 512 }), signal: ac.signal }));
     const reader = res.body!.getReader();
     await drive(reader.read());
     ac.abort();

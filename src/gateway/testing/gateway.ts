@@ -1,4 +1,5 @@
 /** Test helpers: a gateway in front of given upstream URLs, with fake timers and an in-memory store. */
+import type { RequestGuard } from '../../http/index.js';
 import { validateGatewayConfig, type GatewayConfig } from '../config.js';
 import type { HealthProbe } from '../health.js';
 import { MemorySampleSink } from '../sampling.js';
@@ -25,13 +26,13 @@ export function modelEntry(name: string, urls: readonly string[], extra: Record<
   return { name, replicas: urls.map((url, i) => ({ url, labels: { replica: `r${i}`, az: `az${i}`, instance: `i${i}`, engine: 'vllm', component: 'c', endpoint: 'e' } })), ...extra };
 }
 
-/** Starts a gateway on a free port with `raw` configuration (snake_case, as in YAML). */
-export async function startTestGateway(raw: Record<string, unknown>, probe?: HealthProbe): Promise<TestGateway> {
+/** Starts a gateway on a free port with `raw` configuration (snake_case, as in YAML), behind `guard` when given. */
+export async function startTestGateway(raw: Record<string, unknown>, probe?: HealthProbe, guard?: RequestGuard): Promise<TestGateway> {
   const config = validateGatewayConfig({ health_check: { enabled: false }, ...raw });
   const timers = new FakeTimers(Date.UTC(2025, 0, 6, 9));
   const store = new MemoryAppendable();
   const samples = new MemorySampleSink();
-  const gw = await startGateway({ config, appendable: store, listen: '127.0.0.1:0', timers, now: timers.clock, sampleSink: samples, probe });
+  const gw = await startGateway({ config, appendable: store, listen: '127.0.0.1:0', timers, now: timers.clock, sampleSink: samples, probe, guard });
   return {
     gw,
     store,

@@ -5,7 +5,7 @@ import type { QueryClient } from '../../query/index.js';
 import type { Handler } from '../http.js';
 import { readForm, type Form } from './form.js';
 import { ApiError, goQuote, invalidParam, nsToMs, parseDurationNs, parseTime } from './params.js';
-import { describeError, respond, respondError, setCors, type ApiResult } from './respond.js';
+import { describeError, respond, respondError, type ApiResult } from './respond.js';
 import type { StatusSources } from './status.js';
 
 /** Limits on what one API request may carry. */
@@ -46,7 +46,6 @@ export interface ApiContext {
 /** Wraps an API function into a route handler: form parsing, CORS, cancellation, the envelopes. */
 export function apiHandler(deps: ApiDeps, fn: (ctx: ApiContext) => Promise<ApiResult>): Handler {
   return async (req, res, url, params) => {
-    setCors(req, res);
     const ac = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) ac.abort();

@@ -13,7 +13,7 @@ import { DASHBOARDS, dashboardById, grafanaJson, type Dashboard } from '../../da
 import type { Handler } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
 import { ApiError, goQuote } from './params.js';
-import { describeError, respondError, setCors, writeJson } from './respond.js';
+import { describeError, respondError, writeJson } from './respond.js';
 
 function lookup(id: string | undefined): Dashboard {
   const d = id === undefined ? undefined : dashboardById(id);
@@ -24,7 +24,6 @@ function lookup(id: string | undefined): Dashboard {
 /** The three dashboard routes' handlers. */
 export function dashboardHandlers(deps: ApiDeps): { list: Handler; get: Handler; grafana: Handler } {
   const grafana: Handler = async (req, res, url, params) => {
-    setCors(req, res);
     try {
       const d = lookup(params.id);
       res.setHeader('Content-Disposition', `attachment; filename="infersight-${d.id}.grafana.json"`);

@@ -27,18 +27,6 @@ export function acceptsGzip(req: http.IncomingMessage): boolean {
   });
 }
 
-/**
- * Prometheus' CORS headers (its default `--web.cors.origin` is `.*`): every API answer lists the
- * allowed methods and headers, and echoes the request's `Origin`.
- */
-export function setCors(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Headers', 'Accept, Authorization, Content-Type, Origin');
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-  res.setHeader('Access-Control-Expose-Headers', 'Date');
-  const origin = req.headers.origin;
-  if (origin !== undefined) res.setHeader('Access-Control-Allow-Origin', origin);
-}
-
 /** Writes a JSON body with `status`, gzipped when the client accepts it. */
 export async function writeJson(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, close = false): Promise<void> {
   let body: Buffer = Buffer.from(json, 'utf8');

@@ -172,6 +172,7 @@ describe('web UI in Chromium against infersight demo', () => {
     // The fault of the az-traffic-skew scenario, injected for long enough that rate windows see it.
     const res = await fetch(`${base}/api/v1/sim/faults`, {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ kind: 'az-traffic-skew', scope: { endpoint: 'chat-prod', az: 'us-east-1a' }, params: { toAz: 'us-east-1b' }, duration: '10h' }),
     });
     expect(res.status).toBeLessThan(300);

@@ -1,10 +1,12 @@
 /**
  * The UI's typed client of the Infersight HTTP API: PromQL and metadata through `src/query`'s
  * `HttpQueryClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
- * shape, dashboard definitions, the server's flags). Talks only HTTP; the base URL is the page's origin.
+ * shape, dashboard definitions, the server's flags). Talks only HTTP; the base URL is the page's origin. Every request
+ * goes through `authFetch` (auth.ts): stored credentials, and the login prompt on a 401.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
 import { HttpQueryClient, QueryClientError, errorTypeForHttpStatus, type QueryClient } from '../../../src/query/index.js';
+import { authFetch } from './auth.js';
 
 /** One scrape target, as Prometheus' `/api/v1/targets` writes it. */
 export interface ActiveTarget {
@@ -35,7 +37,7 @@ export class InfersightApi {
   readonly query: QueryClient;
 
   constructor(private readonly baseUrl: string) {
-    this.query = new HttpQueryClient({ url: baseUrl });
+    this.query = new HttpQueryClient({ url: baseUrl, fetch: authFetch });
   }
 
   /** `GET /api/v1/targets`. */
@@ -57,7 +59,7 @@ export class InfersightApi {
   private async getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
     let res: Response;
     try {
-      res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, { headers: { Accept: 'application/json' }, signal });
+      res = await authFetch(this.baseUrl.replace(/\/+$/, '') + path, { headers: { Accept: 'application/json' }, signal });
     } catch (e) {
       if (signal?.aborted === true) throw new QueryClientError('canceled', `${path}: request canceled`, 499);
       throw new QueryClientError('unavailable', `${path}: cannot reach the server: ${e instanceof Error ? e.message : String(e)}`, 503);

@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { SpeedBanner } from '../components/SpeedBanner/SpeedBanner.js';
+import { LoginPrompt } from '../components/LoginPrompt/LoginPrompt.js';
 import { TopBar } from '../components/TopBar/TopBar.js';
 import { InsightsPage } from '../pages/Insights/Insights.js';
 import { TargetsPage } from '../pages/Targets/Targets.js';
@@ -43,6 +44,7 @@ export function App(): ReactNode {
       </a>
       <TopBar />
       <SpeedBanner />
+      <LoginPrompt />
       <div id="content">
         {page === 'insights' && <InsightsPage state={state} />}
         {page === 'explore' && (
