@@ -49,7 +49,7 @@ async function instancesInScope(base: string, scope: Readonly<Record<string, str
 
 /** Injects a fault lasting far longer than the test and returns its ground-truth entry. */
 async function inject(base: string, spec: { kind: string; scope: Record<string, string> }): Promise<GroundTruthEntry> {
-  const res = await fetch(`${base}/api/v1/sim/faults`, { method: 'POST', body: JSON.stringify({ ...spec, duration: '10h' }) });
+  const res = await fetch(`${base}/api/v1/sim/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...spec, duration: '10h' }) });
   expect(res.status).toBeLessThan(300);
   return ((await res.json()) as { data: GroundTruthEntry }).data;
 }
