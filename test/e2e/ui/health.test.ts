@@ -109,7 +109,10 @@ describe('fleet health in Chromium against infersight demo', () => {
       return cells.length >= 6 && cells.every((s) => s !== 'nodata') ? h : undefined;
     });
     const states = byState(health);
-    expect(states.critical ?? [], JSON.stringify(states)).toEqual([]);
+    // On a failure, say what decided each critical or down cell (the hover card names the rule and value).
+    const why: string[] = [];
+    for (const cell of [...(states.critical ?? []), ...(states.down ?? [])]) why.push(`${cell}: ${(await new InsightsPage(w.page).hover(cell)).replace(/\s+/g, ' ')}`);
+    expect(states.critical ?? [], `${JSON.stringify(states)}\n${why.join('\n')}`).toEqual([]);
     expect(states.down ?? [], JSON.stringify(states)).toEqual([]);
     // The instance table says the same as the grid, row by row.
     const table = await new InsightsPage(w.page).tableHealth();
