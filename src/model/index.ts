@@ -16,4 +16,5 @@ export {
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
 export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
 export { systemTimers, type Timers } from './timers.js';
+export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';

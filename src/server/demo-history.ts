@@ -4,7 +4,7 @@
  * through the same scrape pipeline as live scraping — the demo's own scrape configuration, target
  * labels from its file_sd file, relabeling, `up` and `scrape_*` series, staleness markers, the
  * normalizing appendable. Only the transport and the clock differ: a `ScrapeManager` on virtual
- * timers (virtual-timers.ts) whose fetch renders each simulated target in-process, stamped with
+ * timers (the model's VirtualTimers) whose fetch renders each simulated target in-process, stamped with
  * virtual time, which during the replay is wall time at speed 1. Once the simulation has caught up
  * with the wall clock the replay's scrapers stop (writing no staleness markers: the same series
  * go on) and the simulation goes live from its state; live scraping then starts at a later scrape
@@ -13,13 +13,12 @@
  * This module composes `sim` and `ingest`, which may not import each other; src/server may.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Clock, DurationMs, Labels, Logger, UnixMs } from '../model/index.js';
 import { resolve } from 'node:path';
+import { VirtualTimers, type Clock, type DurationMs, type Labels, type Logger, type UnixMs } from '../model/index.js';
 import { ScrapeManager, nodeFileSdFs, type FileSdFs, type ScrapeConfigFile, type ScrapeFetch } from '../ingest/scrape/index.js';
 import type { QueryClient } from '../query/index.js';
 import type { RunningSimulation } from '../sim/index.js';
 import type { Appendable, Appender, SeriesRef } from '../storage/index.js';
-import { VirtualTimers } from './virtual-timers.js';
 
 /** How far the replay has come, for a progress line. */
 export interface HistoryProgress {

@@ -5,13 +5,7 @@
  */
 import type { Clock, DurationMs, UnixMs } from '../index.js';
 import type { Timers } from '../timers.js';
-
-interface Pending {
-  at: UnixMs;
-  seq: number;
-  fn: () => void;
-  cancelled: boolean;
-}
+import { VirtualTimers } from '../virtual-timers.js';
 
 /** Lets promise chains and stream callbacks that are already runnable finish (no time passes). */
 export async function flushAsync(rounds = 30): Promise<void> {
@@ -21,29 +15,36 @@ export async function flushAsync(rounds = 30): Promise<void> {
 }
 
 /**
- * A manual clock and timer queue: `advance` moves time and runs due timers in time order,
- * letting async work settle after each one. Tests drive scrape loops with it and never sleep.
+ * A manual clock and timer queue: `advance` moves time and runs due timers in time order (ties in
+ * the order they were set), letting async work settle after each one. Tests drive scrape loops
+ * with it and never sleep. The queue is the model's `VirtualTimers`.
  */
 export class FakeTimers implements Timers {
-  private readonly queue: Pending[] = [];
-  private seq = 0;
+  private readonly timers: VirtualTimers;
 
-  constructor(public now: UnixMs) {}
+  constructor(now: UnixMs) {
+    this.timers = new VirtualTimers(now);
+  }
+
+  /** The current fake time. */
+  get now(): UnixMs {
+    return this.timers.nowMs;
+  }
+
+  set now(tMs: UnixMs) {
+    this.timers.nowMs = tMs;
+  }
 
   /** The fake clock, to inject as `Clock`. */
-  readonly clock: Clock = () => this.now;
+  readonly clock: Clock = () => this.timers.nowMs;
 
   setTimeout(fn: () => void, delayMs: DurationMs): () => void {
-    const p: Pending = { at: this.now + Math.max(0, delayMs), seq: this.seq++, fn, cancelled: false };
-    this.queue.push(p);
-    return () => {
-      p.cancelled = true;
-    };
+    return this.timers.setTimeout(fn, delayMs);
   }
 
   /** The number of timers still pending. */
   get pending(): number {
-    return this.queue.filter((p) => !p.cancelled).length;
+    return this.timers.pendingCount();
   }
 
   /** Moves time forward by `ms`, running every timer that falls due on the way. */
@@ -51,15 +52,9 @@ export class FakeTimers implements Timers {
     const end = this.now + ms;
     for (;;) {
       await flushAsync();
-      let next: Pending | undefined;
-      for (const p of this.queue) if (!p.cancelled && p.at <= end && (next === undefined || p.at < next.at || (p.at === next.at && p.seq < next.seq))) next = p;
-      if (next === undefined) break;
-      this.queue.splice(this.queue.indexOf(next), 1);
-      this.now = Math.max(this.now, next.at);
-      next.fn();
+      if (!this.timers.fireOneUntil(end)) break;
     }
-    this.now = end;
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].cancelled) this.queue.splice(i, 1);
+    this.timers.moveTo(end);
     await flushAsync();
   }
 }

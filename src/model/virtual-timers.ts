@@ -1,11 +1,12 @@
 /**
- * A clock and timer queue in virtual time for the demo's history replay: the scrape manager's
- * loops, timeouts and file_sd refreshes wait on it, and the replay moves it by hand, as fast as the
- * work allows. src/model/testing's `FakeTimers` does the same for tests but scans its queue
- * linearly and lets async work settle for 30 event-loop turns after every timer; a replay fires
- * tens of thousands of timers, so this one keeps a binary heap and leaves settling to its caller.
+ * A clock and timer queue in virtual time, for everything that waits on the `Timers` port and
+ * must run faster than the wall clock: the demo's history replay (the scrape manager's loops,
+ * timeouts and file_sd refreshes wait on it, and the replay moves it as fast as the work allows)
+ * and tests (testing/fake-timers.ts builds `FakeTimers` on it). A binary heap, because a replay
+ * fires tens of thousands of timers; settling async work between timers is left to the caller.
  */
-import type { Clock, DurationMs, Timers, UnixMs } from '../model/index.js';
+import type { Clock, DurationMs, UnixMs } from './time.js';
+import type { Timers } from './timers.js';
 
 interface Pending {
   readonly atMs: UnixMs;
@@ -33,6 +34,23 @@ export class VirtualTimers implements Timers {
     return () => {
       p.cancelled = true;
     };
+  }
+
+  /** The number of timers still pending (not fired, not cancelled). */
+  pendingCount(): number {
+    return this.heap.filter((p) => !p.cancelled).length;
+  }
+
+  /**
+   * Fires the one earliest live timer if it is due at or before `endMs`, with the clock set to its
+   * time (never back). Returns whether one fired.
+   */
+  fireOneUntil(endMs: UnixMs): boolean {
+    const at = this.nextAtMs();
+    if (at === undefined || at > endMs) return false;
+    this.nowMs = Math.max(this.nowMs, at);
+    this.pop().fn();
+    return true;
   }
 
   /** When the next live timer is due; undefined when none is pending. */
