@@ -8,15 +8,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { tempDir } from '../../../src/tsdb/testing/temp-dir.js';
 import { findPeer, itWithPeer, waitFor } from '../../peers/peers.js';
-import { startDemoCli, type RunningDemoCli } from '../cli.js';
-import { launchChromium, openWatchedPage, saveScreenshot, type WatchedPage } from './browser.js';
+import { openWatchedPage, saveScreenshot, type WatchedPage } from './browser.js';
+import { simTargets, startUiDemo, type UiDemo } from './demo-fixture.js';
 import { InsightsPage } from './pages/insights-page.js';
-
-interface FileSdGroup {
-  labels: Record<string, string>;
-}
 
 /** A fault as the ground truth records it. */
 interface GroundTruthEntry {
@@ -24,21 +19,8 @@ interface GroundTruthEntry {
   scope: Record<string, string>;
 }
 
-let demo: RunningDemoCli | undefined;
-let browser: Browser | undefined;
+let ui: UiDemo | undefined;
 const chromiumPath = findPeer('chromium');
-const dirs: { remove(): void }[] = [];
-
-async function promql(base: string, q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
-  const res = await fetch(`${base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: q }) });
-  return ((await res.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }).data.result;
-}
-
-/** The simulator's targets (file_sd groups: identity labels of each engine and host exporter). */
-async function simTargets(base: string): Promise<Record<string, string>[]> {
-  const body = (await (await fetch(`${base}/api/v1/sim/targets`)).json()) as { data: FileSdGroup[] };
-  return body.data.map((g) => g.labels);
-}
 
 /** The instances a fault's scope covers now (every instance with an engine or host exporter inside it). */
 async function instancesInScope(base: string, scope: Readonly<Record<string, string>>): Promise<Set<string>> {
@@ -55,8 +37,8 @@ async function inject(base: string, spec: { kind: string; scope: Record<string, 
 }
 
 function running(): { base: string; browser: Browser } {
-  if (demo === undefined || browser === undefined) throw new Error('the demo or the browser did not start');
-  return { base: demo.base, browser };
+  if (ui === undefined) throw new Error('the demo or the browser did not start');
+  return { base: ui.demo.base, browser: ui.browser };
 }
 
 /** Cells by state. */
@@ -83,21 +65,12 @@ async function waitForHealth<T>(w: WatchedPage, base: string, what: string, chec
 describe('fleet health in Chromium against infersight demo', () => {
   beforeAll(async () => {
     if (chromiumPath === null) return; // itWithPeer fails (CI) or skips each test
-    const t = tempDir('ui-health');
-    dirs.push(t);
-    demo = await startDemoCli(['--data', t.dir, '--speed', '60', '--scrape-interval', '1s']);
-    browser = await launchChromium(chromiumPath);
     // Rates and quantiles need a few scrapes of history from the engines with a TTFT histogram (vLLM, SGLang).
-    await waitFor('TTFT rates from every engine', async () => {
-      const r = await promql(demo!.base, 'count by (engine) (rate(llm_time_to_first_token_seconds_count[30s]) > 0)');
-      return r.length >= 2 ? r : undefined;
-    }, 120_000);
+    ui = await startUiDemo('ui-health', chromiumPath);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-    for (const d of dirs) d.remove();
+    await ui?.stop();
   });
 
   itWithPeer('the steady fleet: every cell judged, none critical or down', 'chromium', async () => {

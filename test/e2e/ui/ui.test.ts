@@ -6,10 +6,9 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { tempDir } from '../../../src/tsdb/testing/temp-dir.js';
 import { findPeer, itWithPeer, waitFor } from '../../peers/peers.js';
-import { startDemoCli, type RunningDemoCli } from '../cli.js';
-import { launchChromium, openWatchedPage, saveScreenshot } from './browser.js';
+import { openWatchedPage, saveScreenshot } from './browser.js';
+import { promql, simTargets, startUiDemo, type UiDemo } from './demo-fixture.js';
 import { ExplorePage } from './pages/explore-page.js';
 import { InsightsPage } from './pages/insights-page.js';
 import { TargetsPage } from './pages/targets-page.js';
@@ -17,56 +16,34 @@ import { TargetsPage } from './pages/targets-page.js';
 // Runs in the page (the project's tsconfig has no DOM library).
 declare const document: { querySelectorAll(selector: string): { length: number } };
 
-interface FileSdGroup {
-  labels: Record<string, string>;
-}
-
-let demo: RunningDemoCli | undefined;
-let browser: Browser | undefined;
+let ui: UiDemo | undefined;
 const chromiumPath = findPeer('chromium');
-const dirs: { remove(): void }[] = [];
 
-/** The instances the simulator runs now (its file_sd groups carry the `instance` label). */
+/** The instances the simulator runs now: targets with an AZ (engines, host exporters); a component's exporters name themselves. */
 async function simInstances(base: string): Promise<string[]> {
-  const body = (await (await fetch(`${base}/api/v1/sim/targets`)).json()) as { data: FileSdGroup[] };
-  // Fleet instances are the targets with an AZ (engines, host exporters); a component's exporters name themselves.
-  return [...new Set(body.data.filter((g) => g.labels.az !== undefined).map((g) => g.labels.instance).filter((i): i is string => i !== undefined))].sort();
-}
-
-async function promql(base: string, q: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
-  const res = await fetch(`${base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: q }) });
-  return ((await res.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }).data.result;
+  return [...new Set((await simTargets(base)).filter((l) => l.az !== undefined).map((l) => l.instance).filter((i): i is string => i !== undefined))].sort();
 }
 
 function running(): { base: string; browser: Browser } {
-  if (demo === undefined || browser === undefined) throw new Error('the demo or the browser did not start');
-  return { base: demo.base, browser };
+  if (ui === undefined) throw new Error('the demo or the browser did not start');
+  return { base: ui.demo.base, browser: ui.browser };
 }
 
 describe('web UI in Chromium against infersight demo', () => {
   beforeAll(async () => {
     if (chromiumPath === null) return; // itWithPeer fails (CI) or skips each test
-    const t = tempDir('ui-e2e');
-    dirs.push(t);
-    demo = await startDemoCli(['--data', t.dir, '--speed', '60', '--scrape-interval', '1s']);
-    browser = await launchChromium(chromiumPath);
-    // Enough history for rates and quantiles: engines of every kind report TTFT buckets.
-    await waitFor('TTFT rates from every engine', async () => {
-      const r = await promql(demo!.base, 'count by (engine) (rate(llm_time_to_first_token_seconds_count[30s]) > 0)');
-      return r.length >= 2 ? r : undefined;
-    });
+    ui = await startUiDemo('ui-e2e', chromiumPath);
+    const base = ui.demo.base;
     // And every simulated instance scraped at least twice (its host exporter's `up`).
     await waitFor('every instance scraped', async () => {
-      const want = await simInstances(demo!.base);
-      const got = await promql(demo!.base, 'count by (instance) (count_over_time(up{az!=""}[1m]) >= 2)');
+      const want = await simInstances(base);
+      const got = await promql(base, 'count by (instance) (count_over_time(up{az!=""}[1m]) >= 2)');
       return got.length >= want.length ? got : undefined;
     });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-    for (const d of dirs) d.remove();
+    await ui?.stop();
   });
 
   itWithPeer('Insights loads without console errors and the hex grid shows every simulated instance', 'chromium', async () => {
