@@ -76,21 +76,31 @@ describe('fleet health in Chromium against infersight demo', () => {
   itWithPeer('the steady fleet: every cell judged, none critical or down', 'chromium', async () => {
     const { base, browser } = running();
     const w = await openWatchedPage(browser);
-    // Once no cell is waiting for data (every engine has TTFT, KV and error share in its windows).
-    const health = await waitForHealth(w, base, 'every cell judged', (h) => {
-      const cells = Object.values(h);
-      return cells.length >= 6 && cells.every((s) => s !== 'nodata') ? h : undefined;
+    // Every cell judged (no engine still waiting for data in its windows), none critical or down,
+    // in the grid and in the instance table of the same page load. The check reloads until then:
+    // at 60× a stalled event loop on a loaded machine delivers the gateway's requests to the
+    // simulated engines in one virtual instant, and the burst's queueing can spike one rate
+    // window's TTFT P99 for a moment. A cell that stays critical for the whole wait fails the test.
+    const insights = new InsightsPage(w.page);
+    let last: { grid: Record<string, string[]>; table: Record<string, string[]> } | undefined;
+    const settled = await waitFor(
+      'every cell judged, none critical or down',
+      async () => {
+        await insights.open(base);
+        const cells = await insights.cellHealth();
+        if (Object.keys(cells).length < 6 || Object.values(cells).some((st) => st === 'nodata')) return undefined;
+        last = { grid: byState(cells), table: byState(await insights.tableHealth()) };
+        const bad = (x: Record<string, string[]>) => (x.critical ?? []).length + (x.down ?? []).length > 0;
+        return bad(last.grid) || bad(last.table) ? undefined : last;
+      },
+      90_000,
+    ).catch(async (e: unknown) => {
+      // Say what decided each critical or down cell (the hover card names the rule and its value).
+      const why: string[] = [];
+      for (const cell of [...(last?.grid.critical ?? []), ...(last?.grid.down ?? [])]) why.push(`${cell}: ${(await insights.hover(cell)).replace(/\s+/g, ' ')}`);
+      throw new Error(`${(e as Error).message}\nlast seen: ${JSON.stringify(last)}\n${why.join('\n')}`);
     });
-    const states = byState(health);
-    // On a failure, say what decided each critical or down cell (the hover card names the rule and value).
-    const why: string[] = [];
-    for (const cell of [...(states.critical ?? []), ...(states.down ?? [])]) why.push(`${cell}: ${(await new InsightsPage(w.page).hover(cell)).replace(/\s+/g, ' ')}`);
-    expect(states.critical ?? [], `${JSON.stringify(states)}\n${why.join('\n')}`).toEqual([]);
-    expect(states.down ?? [], JSON.stringify(states)).toEqual([]);
-    // The instance table says the same as the grid, row by row.
-    const table = await new InsightsPage(w.page).tableHealth();
-    expect(byState(table).critical ?? []).toEqual([]);
-    expect(byState(table).down ?? []).toEqual([]);
+    expect(Object.values(settled.grid).flat().length).toBeGreaterThanOrEqual(6);
     await saveScreenshot(w.page, 'health-steady');
     expect(w.errors).toEqual([]);
     await w.context.close();
