@@ -36,6 +36,8 @@ export interface HeadStats {
   oooAppended: number;
   droppedAtCommit: number;
   chunksCreated: number;
+  /** Series an appender created and then dropped, because none of their samples was committed. */
+  seriesDiscarded: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Head {
   readonly postings = new MemPostings();
   private lastRef = 0;
   private numSeriesLive = 0;
+  private numPending = 0;
   /** Time bounds of the samples in the head; +Inf/-Inf when empty. */
   minTimeMs: UnixMs = Infinity;
   maxTimeMs: UnixMs = -Infinity;
@@ -68,13 +71,19 @@ export class Head {
     oooAppended: 0,
     droppedAtCommit: 0,
     chunksCreated: 0,
+    seriesDiscarded: 0,
   };
 
   constructor(readonly options: HeadOptions) {}
 
-  /** Number of series currently in the head. */
+  /** Number of series currently in the head (published ones: with at least one committed sample). */
   numSeries(): number {
     return this.numSeriesLive;
+  }
+
+  /** Number of series open appenders created that are not published yet. */
+  numPendingSeries(): number {
+    return this.numPending;
   }
 
   /** The series with `ref`, if it is in the head. */
@@ -82,31 +91,79 @@ export class Head {
     return this.byRef[ref];
   }
 
-  /** Every series in ref order (for compaction, checkpoints and stats). */
+  /** Every published series in ref order (for compaction, checkpoints and stats). */
   *allSeries(): IterableIterator<MemSeries> {
-    for (const s of this.byRef) if (s !== undefined) yield s;
+    for (const s of this.byRef) if (s !== undefined && s.published) yield s;
+  }
+
+  /** The series with exactly these labels, published or pending, if the head has it. */
+  lookup(labels: Labels): MemSeries | undefined {
+    for (let s = this.byHash.get(labels.hash()) ?? null; s !== null; s = s.nextInBucket) {
+      if (s.labels.equals(labels)) return s;
+    }
+    return undefined;
   }
 
   /**
-   * The series with exactly these labels, created (and indexed) when new. Throws
-   * `ERR_INVALID_LABELS` for a label set without a metric name or with an empty label name.
-   * `ref` forces the ref of a new series (WAL replay); 0 assigns the next one.
+   * The series with exactly these labels, created, indexed and published when new (a pending
+   * one is published). Throws `ERR_INVALID_LABELS` for a label set without a metric name or with
+   * an empty label name. `ref` forces the ref of a new series (WAL replay); 0 assigns the next one.
    */
   getOrCreate(labels: Labels, ref = 0): MemSeries {
-    const hash = labels.hash();
-    for (let s = this.byHash.get(hash) ?? null; s !== null; s = s.nextInBucket) {
-      if (s.labels.equals(labels)) return s;
+    const found = this.lookup(labels);
+    if (found !== undefined) {
+      if (!found.published) this.publish(found);
+      return found;
     }
+    const series = this.insert(labels, ref);
+    this.publish(series);
+    return series;
+  }
+
+  /**
+   * A new series for an appender that stages its first sample: known by labels and ref (so that
+   * a second appender staging the same labels finds it), but in no postings list and not
+   * counted. The appender holds it (`holders`); `publish` makes it a real series at the commit
+   * of its first sample, `releasePending` drops it when the last holder closes without one. So a
+   * refused or rolled-back write leaves no series behind. Throws like `getOrCreate`.
+   */
+  createPending(labels: Labels): MemSeries {
+    return this.insert(labels, 0);
+  }
+
+  /** Makes a pending series a real one: interned labels, indexed, counted. */
+  publish(s: MemSeries): void {
+    if (s.published) return;
+    s.published = true;
+    this.numPending--;
+    s.labels = this.intern(s.labels);
+    this.postings.add(s.ref, s.labels);
+    this.numSeriesLive++;
+    this.stats.seriesCreated++;
+  }
+
+  /**
+   * Called by an appender that held pending series `s` when it closes: once no appender holds it
+   * and it is still not published, it is forgotten. Its ref is never handed out again (a caller
+   * may have kept it as a hint), which costs the head one empty slot of its ref-indexed columns.
+   */
+  releasePending(s: MemSeries): void {
+    if (--s.holders > 0 || s.published) return;
+    this.unlink(s);
+    this.numPending--;
+    this.stats.seriesDiscarded++;
+  }
+
+  private insert(labels: Labels, ref: number): MemSeries {
     validateLabels(labels);
     if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
     else if (ref > this.lastRef) this.lastRef = ref;
-    const series = new MemSeries(ref, this.intern(labels), this.columns);
+    const hash = labels.hash();
+    const series = new MemSeries(ref, labels, this.columns);
     series.nextInBucket = this.byHash.get(hash) ?? null;
     this.byHash.set(hash, series);
     this.byRef[ref] = series;
-    this.postings.add(ref, series.labels);
-    this.numSeriesLive++;
-    this.stats.seriesCreated++;
+    this.numPending++;
     return series;
   }
 
@@ -181,6 +238,13 @@ export class Head {
   private removeSeries(ref: number): void {
     const s = this.byRef[ref];
     if (s === undefined) return;
+    this.unlink(s);
+    this.numSeriesLive--;
+    this.stats.seriesRemoved++;
+  }
+
+  /** Takes `s` out of the hash chains and the ref table. */
+  private unlink(s: MemSeries): void {
     const hash = s.labels.hash();
     let prev: MemSeries | null = null;
     for (let cur = this.byHash.get(hash) ?? null; cur !== null; prev = cur, cur = cur.nextInBucket) {
@@ -191,9 +255,7 @@ export class Head {
       } else prev.nextInBucket = cur.nextInBucket;
       break;
     }
-    this.byRef[ref] = undefined;
-    this.numSeriesLive--;
-    this.stats.seriesRemoved++;
+    this.byRef[s.ref] = undefined;
   }
 
   /** Drops symbols no live series uses any more. */

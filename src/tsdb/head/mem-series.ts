@@ -49,12 +49,21 @@ export class MemSeries {
   logged = false;
   /** Next series in the same hash bucket (collision chain). */
   nextInBucket: MemSeries | null = null;
+  /**
+   * False while the series exists only for the open appenders that staged samples for it: it is
+   * in no postings list, not counted, not logged, and goes away when the last of those appenders
+   * closes without committing a sample of it (see `Head.createPending`).
+   */
+  published = false;
+  /** How many open appenders hold this not yet published series. */
+  holders = 0;
   /** Set when `lastValue` must be decoded from the newest sealed chunk (after loading chunks). */
   private lastValueUnknown = false;
 
   constructor(
     readonly ref: number,
-    readonly labels: Labels,
+    /** The labels; replaced once by their interned copy when the series is published. */
+    public labels: Labels,
     private readonly cols: SeriesColumns,
   ) {
     cols.init(ref);
