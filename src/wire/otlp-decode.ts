@@ -40,6 +40,13 @@ function sub(r: Reader, wt: number, outer: number): number {
   return end;
 }
 
+/** A string that is not valid UTF-8: caught by the caller that can name it (`keyValue`, `metric`). */
+class InvalidUtf8 extends Error {
+  constructor(readonly shown: string) {
+    super('a string is not valid UTF-8');
+  }
+}
+
 function str(r: Reader, wt: number): string {
   if (wt !== LEN) throw fail(r, `wire type ${wt} where a string was expected`);
   const start = r.pos;
@@ -47,11 +54,23 @@ function str(r: Reader, wt: number): string {
   const key = r.binaryString(r.pos, end);
   let s = r.interned.get(key);
   if (s === undefined) {
+    const from = r.pos;
     r.pos = start;
-    s = r.string();
+    const decoded = r.utf8String();
+    if (decoded === null) {
+      const lossy = r.lossyString(from, Math.min(end, from + 256));
+      throw new InvalidUtf8(JSON.stringify(lossy.length > 64 ? `${lossy.slice(0, 61)}...` : lossy));
+    }
+    s = decoded;
     if (r.interned.size < 100_000) r.interned.set(key, s);
   } else r.pos = end;
   return s;
+}
+
+/** Rethrows `InvalidUtf8` as a `WireError` that says which string it was. */
+function named(r: Reader, e: unknown, what: (shown: string) => string): never {
+  if (e instanceof InvalidUtf8) throw fail(r, `${what(e.shown)} is not valid UTF-8`);
+  throw e;
 }
 
 function fixed64(r: Reader, wt: number): bigint {
@@ -96,12 +115,28 @@ function anyValue(r: Reader, end: number, depth: number): OtlpAnyValue {
 function keyValue(r: Reader, end: number, depth = 0): OtlpKeyValue {
   let key = '';
   let value: OtlpAnyValue | undefined;
+  let badValue: string | null = null;
   fields(r, end, (no, wt) => {
-    if (no === 1) key = str(r, wt);
-    else if (no === 2) value = anyValue(r, sub(r, wt, end), depth + 1);
-    else return false;
+    if (no === 1) {
+      try {
+        key = str(r, wt);
+      } catch (e) {
+        named(r, e, (shown) => `attribute key ${shown}`);
+      }
+    } else if (no === 2) {
+      // The key usually comes first, but need not: a bad value is named after the loop.
+      const e = sub(r, wt, end);
+      try {
+        value = anyValue(r, e, depth + 1);
+      } catch (err) {
+        if (!(err instanceof InvalidUtf8)) throw err;
+        badValue = err.shown;
+        r.pos = e;
+      }
+    } else return false;
     return true;
   });
+  if (badValue !== null) throw fail(r, `the value of attribute ${JSON.stringify(key)} (${badValue}) is not valid UTF-8`);
   return { key, value };
 }
 
@@ -206,9 +241,14 @@ function metric(r: Reader, end: number): OtlpMetricView {
   let unit = '';
   let data: OtlpMetricView['data'] = { case: undefined };
   fields(r, end, (no, wt) => {
-    if (no === 1) name = str(r, wt);
-    else if (no === 3) unit = str(r, wt);
-    else if (no === 5 || no === 7 || no === 9 || no === 10 || no === 11) data = metricData(r, sub(r, wt, end), no);
+    try {
+      if (no === 1) name = str(r, wt);
+      else if (no === 3) unit = str(r, wt);
+    } catch (e) {
+      named(r, e, (shown) => (no === 1 ? `metric name ${shown}` : `the unit of metric ${JSON.stringify(name)} (${shown})`));
+    }
+    if (no === 1 || no === 3) return true;
+    if (no === 5 || no === 7 || no === 9 || no === 10 || no === 11) data = metricData(r, sub(r, wt, end), no);
     else return false;
     return true;
   });
