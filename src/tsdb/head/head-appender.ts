@@ -123,7 +123,9 @@ export class HeadAppender implements Appender {
           newSeries.push(s);
         }
       }
-      // After the log, so that a failed log write leaves the new series pending (and dropped).
+      // Real refs before the log write (it records them); published only after it, so that a
+      // failed write leaves the new series pending, to be dropped.
+      for (const s of newSeries) if (!s.published) head.assignRef(s);
       if (head.options.log !== null) {
         try {
           head.options.log.logCommit(newSeries, this.series, this.tsMs, this.values, this.oooCount > 0 ? this.ooo : null, kept);

@@ -6,6 +6,12 @@ import { MemPostings } from './postings.js';
 import { SeriesColumns } from './series-columns.js';
 import { MemSeries, type SealedChunk } from './mem-series.js';
 
+/**
+ * Where the temporary refs of pending series start: far above any real ref (refs count up from 1),
+ * still exact as doubles. A temporary ref is never handed out twice.
+ */
+const TEMP_REF_BASE = 2 ** 52;
+
 /** Options of the in-memory head. */
 export interface HeadOptions {
   /** Block range: chunks are cut at multiples of it so blocks never split a chunk. */
@@ -51,6 +57,12 @@ export class Head {
   private readonly byHash = new Map<number, MemSeries>();
   private readonly symbols = new Map<string, string>();
   private readonly columns = new SeriesColumns();
+  /** Pending series: by temporary ref, and their numbers in slots that are reused. */
+  private readonly pendingByRef = new Map<number, MemSeries>();
+  private readonly pendingColumns = new SeriesColumns();
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 0;
+  private nextTempRef = TEMP_REF_BASE;
   readonly postings = new MemPostings();
   private lastRef = 0;
   private numSeriesLive = 0;
@@ -86,9 +98,9 @@ export class Head {
     return this.numPending;
   }
 
-  /** The series with `ref`, if it is in the head. */
+  /** The series with `ref`, if it is in the head (published, or pending with its temporary ref). */
   seriesByRef(ref: number): MemSeries | undefined {
-    return this.byRef[ref];
+    return ref >= TEMP_REF_BASE ? this.pendingByRef.get(ref) : this.byRef[ref];
   }
 
   /** Every published series in ref order (for compaction, checkpoints and stats). */
@@ -121,19 +133,39 @@ export class Head {
   }
 
   /**
-   * A new series for an appender that stages its first sample: known by labels and ref (so that
-   * a second appender staging the same labels finds it), but in no postings list and not
-   * counted. The appender holds it (`holders`); `publish` makes it a real series at the commit
-   * of its first sample, `releasePending` drops it when the last holder closes without one. So a
-   * refused or rolled-back write leaves no series behind. Throws like `getOrCreate`.
+   * A new series for an appender that stages its first sample: known by labels and by a
+   * temporary ref (so that a second appender staging the same labels shares it), but in no
+   * postings list, not counted, and holding no real ref nor a slot of the ref-indexed columns.
+   * The appender holds it (`holders`). The commit of its first sample gives it a real ref
+   * (`assignRef`, before the log write, which records refs) and then publishes it; when the last
+   * holder closes without that (rollback, every sample refused, a failed log write),
+   * `releasePending` forgets it and its slot is reused. So a refused write leaves nothing behind
+   * in the head, not even an empty column slot. A temporary ref a caller kept as a hint resolves
+   * to nothing later, and the series is then found by its labels. Throws like `getOrCreate`.
    */
   createPending(labels: Labels): MemSeries {
-    return this.insert(labels, 0);
+    validateLabels(labels);
+    const slot = this.freeSlots.pop() ?? this.nextSlot++;
+    const series = new MemSeries(this.nextTempRef++, labels, this.pendingColumns, slot);
+    this.link(series);
+    this.pendingByRef.set(series.ref, series);
+    this.numPending++;
+    return series;
   }
 
-  /** Makes a pending series a real one: interned labels, indexed, counted. */
+  /** Gives pending series `s` its real ref (it stays pending until `publish`). */
+  assignRef(s: MemSeries): void {
+    if (s.ref < TEMP_REF_BASE) return;
+    this.pendingByRef.delete(s.ref);
+    this.freeSlots.push(s.columnIndex);
+    s.moveTo(++this.lastRef, this.columns);
+    this.byRef[s.ref] = s;
+  }
+
+  /** Makes a pending series a real one: a real ref, interned labels, indexed, counted. */
   publish(s: MemSeries): void {
     if (s.published) return;
+    this.assignRef(s);
     s.published = true;
     this.numPending--;
     s.labels = this.intern(s.labels);
@@ -144,12 +176,16 @@ export class Head {
 
   /**
    * Called by an appender that held pending series `s` when it closes: once no appender holds it
-   * and it is still not published, it is forgotten. Its ref is never handed out again (a caller
-   * may have kept it as a hint), which costs the head one empty slot of its ref-indexed columns.
+   * and it is still not published, it is forgotten. (Only a series whose log write failed had a
+   * real ref by then; that ref is never handed out again.)
    */
   releasePending(s: MemSeries): void {
     if (--s.holders > 0 || s.published) return;
     this.unlink(s);
+    if (s.ref >= TEMP_REF_BASE) {
+      this.pendingByRef.delete(s.ref);
+      this.freeSlots.push(s.columnIndex);
+    }
     this.numPending--;
     this.stats.seriesDiscarded++;
   }
@@ -158,13 +194,18 @@ export class Head {
     validateLabels(labels);
     if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
     else if (ref > this.lastRef) this.lastRef = ref;
-    const hash = labels.hash();
     const series = new MemSeries(ref, labels, this.columns);
-    series.nextInBucket = this.byHash.get(hash) ?? null;
-    this.byHash.set(hash, series);
+    this.link(series);
     this.byRef[ref] = series;
     this.numPending++;
     return series;
+  }
+
+  /** Puts `s` into its hash chain. */
+  private link(s: MemSeries): void {
+    const hash = s.labels.hash();
+    s.nextInBucket = this.byHash.get(hash) ?? null;
+    this.byHash.set(hash, s);
   }
 
   /** Makes sure refs up to `ref` are never handed out again (WAL replay of aliased refs). */
@@ -255,7 +296,7 @@ export class Head {
       } else prev.nextInBucket = cur.nextInBucket;
       break;
     }
-    this.byRef[s.ref] = undefined;
+    if (this.byRef[s.ref] === s) this.byRef[s.ref] = undefined;
   }
 
   /** Drops symbols no live series uses any more. */
