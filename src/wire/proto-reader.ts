@@ -42,10 +42,18 @@ export class ProtoReader extends BinaryReader {
     const end = this.subEnd();
     const start = this.pos;
     this.pos = end;
+    return this.utf8Slice(start, end);
+  }
+
+  /**
+   * The bytes `[start, end)` as strict UTF-8, or null when they are not valid UTF-8; `latin1` is
+   * their one-char-per-byte string when the caller has it already (it is the answer for ASCII).
+   */
+  utf8Slice(start: number, end: number, latin1?: string): string | null {
     const b = this.buf;
     let i = start;
     while (i < end && b[i] < 0x80) i++;
-    if (i === end) return this.binaryString(start, end);
+    if (i === end) return latin1 ?? this.binaryString(start, end);
     try {
       return FATAL_UTF8.decode(b.subarray(start, end));
     } catch {
