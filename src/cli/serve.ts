@@ -6,6 +6,7 @@ import { LogfmtLogger, parseListenAddress, startServer, type ServerGatewayOption
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
+import { INGEST_FLAG_OPTIONS, INGEST_USAGE, ingestLimitsFromFlags } from './ingest-flags.js';
 import { untilSignal } from './until-signal.js';
 import { UsageError, parseBytes, parseDurationFlag } from './args.js';
 import { rethrowListenError } from './listen-error.js';
@@ -40,7 +41,7 @@ Flags:
   --normalize.off           store ingested series as they come (no unified names)
   --otlp.listen ADDR|off    OTLP/HTTP receiver (POST /v1/metrics) (default 127.0.0.1:4318;
                             skipped with a warning when that default port is busy)
-  --gateway.config FILE     run the OpenAI-compatible gateway (docs/gateway.md) on its own
+${INGEST_USAGE}  --gateway.config FILE     run the OpenAI-compatible gateway (docs/gateway.md) on its own
                             listener, writing its metrics into this server's store
   --gateway.listen ADDR     the gateway's listener (default: 'listen' in its file)
   --enable-feature LIST     comma-separated PromQL features, as Prometheus names them:
@@ -118,6 +119,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'web.cors.origin': { type: 'string' },
       'web.enable-lifecycle': { type: 'boolean' },
       'web.enable-admin-api': { type: 'boolean' },
+      ...INGEST_FLAG_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -139,6 +141,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const retentionBytes = values['retention-size'] === undefined ? 0 : parseBytes(values['retention-size']);
 
   const engine = engineOptionsFromFlags(values);
+  const ingestLimits = ingestLimitsFromFlags(values);
   try {
     parseListenAddress(values.listen);
   } catch (e) {
@@ -207,7 +210,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
     engine,
-    ingest: { otlpListen },
+    ingest: { otlpListen, limits: ingestLimits },
     normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },
     scrape: { configFile },
     gateway,

@@ -3,7 +3,7 @@ import type { Appendable } from '../storage/index.js';
 import type { CardinalityTracker } from './cardinality.js';
 import { IngestError, IngestErrorCode } from './errors.js';
 import type { IngestLimits } from './limits.js';
-import type { SeriesEntry } from './series.js';
+import { describeSeries, type SeriesEntry } from './series.js';
 
 let nextBatchId = 1;
 
@@ -58,10 +58,10 @@ export class SampleBatch {
     for (let i = 0; i < this.tMs.length; i++) {
       const t = this.tMs[i];
       if (!Number.isSafeInteger(t)) {
-        throw new IngestError(IngestErrorCode.INVALID_SAMPLE, `invalid timestamp ${t} for ${this.entries[i].labels.toString()}: not an integer number of milliseconds`);
+        throw new IngestError(IngestErrorCode.INVALID_SAMPLE, `invalid timestamp ${t} for ${describeSeries(this.entries[i].labels)}: not an integer number of milliseconds`);
       }
       if (t > maxT) {
-        throw new IngestError(IngestErrorCode.INVALID_SAMPLE, `sample for ${this.entries[i].labels.toString()} at ${t} is more than ${limits.maxAheadMs / 1000}s in the future (now ${nowMs})`);
+        throw new IngestError(IngestErrorCode.INVALID_SAMPLE, `sample for ${describeSeries(this.entries[i].labels)} at ${t} is more than ${limits.maxAheadMs / 1000}s in the future (now ${nowMs})`);
       }
     }
     tracker.check(this.series, nowMs);

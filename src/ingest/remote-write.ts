@@ -16,7 +16,7 @@ import { CardinalityTracker } from './cardinality.js';
 import { IngestError, IngestErrorCode } from './errors.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 import { errorResponse, header, type IngestRequest, type IngestResponse } from './response.js';
-import { SeriesCache, SeriesEntry, labelsFromPairs } from './series.js';
+import { RequestSeries, SeriesCache, SeriesEntry, labelsFromPairs } from './series.js';
 
 /** Options of `RemoteWriteReceiver`. */
 export interface RemoteWriteReceiverOptions {
@@ -61,30 +61,42 @@ export function remoteWriteProto(contentType: string): 'v1' | 'v2' {
  *
  * - Negotiation: see `remoteWriteProto`; `Content-Encoding` must be `snappy` or absent (415).
  * - Success: 204 (2.0 adds the `X-Prometheus-Remote-Write-*-Written` headers, on every answer).
- * - Refusals (nothing of the request is written): 400 for a body that does not decode, invalid
- *   labels, native histograms, timestamps over 10 minutes ahead, a limit, and the storage's
+ * - Refusals (nothing of the request is written): 400 for a body that does not decode (invalid
+ *   UTF-8 included), invalid labels, native histograms, timestamps over 10 minutes ahead, a
+ *   limit (series, labels per series, label name and value lengths), and the storage's
  *   out-of-order, duplicate, out-of-bounds and too-old errors; 413 for a body over the size limit.
  *   A 5xx only when a retry can succeed: 503 while the store is not open or cannot write.
  * - Unlike Prometheus, 2.0 requests are all-or-nothing too, and invalid series refuse the request
  *   instead of being dropped silently (docs/errors.md, footnote 1). Metadata and exemplars are
  *   decoded and ignored.
+ * - Memory: the series cache is bounded in bytes (`limits.seriesCacheBytes`) and takes a request's
+ *   new series only after its commit succeeded.
  */
 export class RemoteWriteReceiver {
   private readonly limits: IngestLimits;
   private readonly tracker: CardinalityTracker;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private readonly v1Cache = new SeriesCache();
-  private readonly v2Cache = new SeriesCache();
+  /**
+   * One cache for both protocols: a 1.0 key (the encoded `Label` fields) starts with the field's
+   * tag byte 0x0a, a 2.0 key (length-prefixed strings) with a digit, so they never collide.
+   */
+  private readonly cache: SeriesCache;
 
   constructor(
     private readonly appendable: Appendable,
     options: RemoteWriteReceiverOptions = {},
   ) {
     this.limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
-    this.tracker = options.tracker ?? new CardinalityTracker(this.limits.maxSeriesPerMetric, this.limits.cardinalityWindowMs);
+    this.tracker = options.tracker ?? new CardinalityTracker(this.limits.maxSeriesPerMetric, this.limits.cardinalityWindowMs, this.limits.maxSeries);
+    this.cache = new SeriesCache(this.limits.seriesCacheBytes);
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? noopLogger;
+  }
+
+  /** The estimated memory of the series cache, in bytes (at most `limits.seriesCacheBytes`). */
+  get cacheBytes(): number {
+    return this.cache.bytes;
   }
 
   /** Handles one request; never throws (every failure becomes an answer). */
@@ -102,8 +114,11 @@ export class RemoteWriteReceiver {
         throw new IngestError(IngestErrorCode.BODY_TOO_LARGE, `request body of ${req.body.length} bytes is over the limit of ${this.limits.maxBodyBytes} bytes`);
       }
       const raw = this.decompress(req.body);
-      const batch = proto === 'v1' ? this.batchV1(decodeRemoteWriteV1(raw)) : this.batchV2(decodeRemoteWriteV2(raw));
+      const series = new RequestSeries(this.cache);
+      const batch = proto === 'v1' ? this.batchV1(decodeRemoteWriteV1(raw), series) : this.batchV2(decodeRemoteWriteV2(raw), series);
       await writeBatch(batch, { appendable: this.appendable, limits: this.limits, tracker: this.tracker, clock: this.clock });
+      // Only now: a refused request must leave nothing in the cache.
+      series.admit();
       written[0] = batch.size;
       return { status: 204, headers: v2Headers(), body: '' };
     } catch (e) {
@@ -120,7 +135,7 @@ export class RemoteWriteReceiver {
     }
   }
 
-  private batchV1(req: RemoteWriteV1Batch): SampleBatch {
+  private batchV1(req: RemoteWriteV1Batch, series: RequestSeries): SampleBatch {
     if (req.histogramCount > 0) throw nativeHistograms(req.histogramCount);
     const batch = new SampleBatch();
     const { tMs, values, sampleStart, labelKeys } = req;
@@ -129,27 +144,27 @@ export class RemoteWriteReceiver {
       const to = sampleStart[i + 1];
       if (from === to) continue;
       const key = labelKeys[i];
-      let entry = this.v1Cache.get(key);
+      let entry = series.get(key);
       if (entry === undefined) {
-        entry = new SeriesEntry(labelsFromPairs(req.labels(i)));
-        this.v1Cache.set(key, entry);
+        entry = new SeriesEntry(labelsFromPairs(req.labels(i), this.limits));
+        series.add(key, entry);
       }
       for (let k = from; k < to; k++) batch.add(entry, tMs[k], values[k]);
     }
     return batch;
   }
 
-  private batchV2(req: RemoteWriteV2Batch): SampleBatch {
+  private batchV2(req: RemoteWriteV2Batch, series: RequestSeries): SampleBatch {
     if (req.histogramCount > 0) throw nativeHistograms(req.histogramCount);
     const batch = new SampleBatch();
     for (const s of req.series) {
       if (s.tMs.length === 0) continue;
       // Length-prefixed, so that no two different label lists share a key.
       const key = s.labels.map((x) => `${x.length}:${x}`).join('');
-      let entry = this.v2Cache.get(key);
+      let entry = series.get(key);
       if (entry === undefined) {
-        entry = new SeriesEntry(labelsFromPairs(s.labels));
-        this.v2Cache.set(key, entry);
+        entry = new SeriesEntry(labelsFromPairs(s.labels, this.limits));
+        series.add(key, entry);
       }
       for (let k = 0; k < s.tMs.length; k++) batch.add(entry, s.tMs[k], s.values[k]);
     }

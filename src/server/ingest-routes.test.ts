@@ -105,4 +105,28 @@ describe('ingest routes', () => {
     expect(soft.logger.lines.some((l) => l.level === 'warn' && l.msg.startsWith('OTLP receiver not started'))).toBe(true);
     await expect(start({ ingest: { otlpListen: { address: busy, required: true } } })).rejects.toThrow(/EADDRINUSE/);
   });
+
+  // Issue 14, finding 3: every refused write used to leave its new series in the head.
+  it('leaves no series in the head for refused writes, whatever refused them', async () => {
+    const { server, base } = await start();
+    await server.ready;
+    const post = (series: { labels: [string, string][]; samples: { tMs: number; value: number }[] }[]) =>
+      fetch(`${base}/api/v1/write`, { method: 'POST', body: snappyEncode(encodeRemoteWriteV1(series)), headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    expect((await post([{ labels: [['__name__', 'up'], ['job', 'a']], samples: [{ tMs: NOW, value: 1 }] }])).status).toBe(204);
+    const fresh = Array.from({ length: 50 }, (_, i) => ({ labels: [['__name__', 'fresh'], ['i', String(i)]] as [string, string][], samples: [{ tMs: NOW, value: i }] }));
+    const cases: [string, typeof fresh, string][] = [
+      ['the store refuses a sample (out of order) after 50 new series', [...fresh, { labels: [['__name__', 'up'], ['job', 'a']], samples: [{ tMs: NOW - 60_000, value: 0 }] }], 'out of order sample'],
+      ['a timestamp too far ahead', [...fresh, { labels: [['__name__', 'x']], samples: [{ tMs: NOW + 3_600_000, value: 0 }] }], 'in the future'],
+      ['a label value over the limit', [...fresh, { labels: [['__name__', 'x'], ['v', 'v'.repeat(28 * 1024)]], samples: [{ tMs: NOW, value: 0 }] }], 'is 28672 bytes long'],
+    ];
+    for (const [name, series, want] of cases) {
+      const res = await post(series);
+      expect([name, res.status, res.headers.get('content-type'), await res.text()]).toEqual([name, 400, 'text/plain; charset=utf-8', expect.stringContaining(want)]);
+    }
+    const db = server.db();
+    expect(db?.head.numSeries()).toBe(1);
+    expect(db?.head.numPendingSeries()).toBe(0);
+    expect((await post(fresh)).status).toBe(204);
+    expect(db?.head.numSeries()).toBe(51);
+  });
 });

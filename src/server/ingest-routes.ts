@@ -46,7 +46,7 @@ export function ingestReceivers(db: () => Appendable | null, options: IngestOpti
     },
   };
   const limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
-  const tracker = new CardinalityTracker(limits.maxSeriesPerMetric, limits.cardinalityWindowMs);
+  const tracker = new CardinalityTracker(limits.maxSeriesPerMetric, limits.cardinalityWindowMs, limits.maxSeries);
   return {
     remoteWrite: new RemoteWriteReceiver(appendable, { limits, tracker, clock, logger }),
     otlp: new OtlpReceiver(appendable, { ...options.otlp, limits, tracker, clock, logger }),

@@ -11,7 +11,8 @@ import { ProtoReader, WireType } from './proto-reader.js';
  */
 
 const MAX_DEPTH = 64;
-type Reader = ProtoReader & { interned: Map<string, string> };
+/** The reader, the strings interned so far, and the attribute key being read (for error messages). */
+type Reader = ProtoReader & { interned: Map<string, string>; key: string; metric: string };
 
 function fail(r: ProtoReader, what: string): WireError {
   return new WireError(WireErrorCode.PROTOBUF, `protobuf: invalid ExportMetricsServiceRequest: ${what} at byte ${r.pos}`);
@@ -40,18 +41,49 @@ function sub(r: Reader, wt: number, outer: number): number {
   return end;
 }
 
-function str(r: Reader, wt: number): string {
+/** What a string is, for the message that refuses it when it is not valid UTF-8. */
+const enum Str {
+  Other,
+  AttributeKey,
+  AttributeValue,
+  MetricName,
+  Unit,
+}
+
+/**
+ * Reads a string, interned. Invalid UTF-8 throws a `WireError` naming the string by `what` and the
+ * reader's context (the attribute key, the metric), without a try/catch on the hot path.
+ */
+function str(r: Reader, wt: number, what: Str = Str.Other): string {
   if (wt !== LEN) throw fail(r, `wire type ${wt} where a string was expected`);
-  const start = r.pos;
   const end = r.subEnd();
-  const key = r.binaryString(r.pos, end);
+  const from = r.pos;
+  const key = r.binaryString(from, end);
+  r.pos = end;
   let s = r.interned.get(key);
   if (s === undefined) {
-    r.pos = start;
-    s = r.string();
+    // For ASCII, the one-char-per-byte key is the string itself.
+    const decoded = r.utf8Slice(from, end, key);
+    if (decoded === null) throw invalidUtf8(r, what, r.lossyString(from, Math.min(end, from + 256)));
+    s = decoded;
     if (r.interned.size < 100_000) r.interned.set(key, s);
-  } else r.pos = end;
+  }
   return s;
+}
+
+function invalidUtf8(r: Reader, what: Str, lossy: string): WireError {
+  const shown = JSON.stringify(lossy.length > 64 ? `${lossy.slice(0, 61)}...` : lossy);
+  const name =
+    what === Str.AttributeKey
+      ? `attribute key ${shown}`
+      : what === Str.AttributeValue
+        ? `the value of attribute ${JSON.stringify(r.key)} (${shown})`
+        : what === Str.MetricName
+          ? `metric name ${shown}`
+          : what === Str.Unit
+            ? `the unit of metric ${JSON.stringify(r.metric)} (${shown})`
+            : `a string (${shown})`;
+  return fail(r, `${name} is not valid UTF-8`);
 }
 
 function fixed64(r: Reader, wt: number): bigint {
@@ -74,7 +106,7 @@ function anyValue(r: Reader, end: number, depth: number): OtlpAnyValue {
   if (depth > MAX_DEPTH) throw fail(r, `attribute values nested deeper than ${MAX_DEPTH}`);
   let value: OtlpAnyValue['value'] = { case: undefined };
   fields(r, end, (no, wt) => {
-    if (no === 1) value = { case: 'stringValue', value: str(r, wt) };
+    if (no === 1) value = { case: 'stringValue', value: str(r, wt, Str.AttributeValue) };
     else if (no === 2) value = { case: 'boolValue', value: varint(r, wt) !== 0 };
     else if (no === 3 && wt === VARINT) {
       const v = r.int64();
@@ -96,10 +128,13 @@ function anyValue(r: Reader, end: number, depth: number): OtlpAnyValue {
 function keyValue(r: Reader, end: number, depth = 0): OtlpKeyValue {
   let key = '';
   let value: OtlpAnyValue | undefined;
+  r.key = ''; // a value sent before its key is reported under ""
   fields(r, end, (no, wt) => {
-    if (no === 1) key = str(r, wt);
-    else if (no === 2) value = anyValue(r, sub(r, wt, end), depth + 1);
-    else return false;
+    if (no === 1) r.key = key = str(r, wt, Str.AttributeKey);
+    else if (no === 2) {
+      value = anyValue(r, sub(r, wt, end), depth + 1);
+      r.key = key; // a nested key-value list may have changed it
+    } else return false;
     return true;
   });
   return { key, value };
@@ -206,8 +241,8 @@ function metric(r: Reader, end: number): OtlpMetricView {
   let unit = '';
   let data: OtlpMetricView['data'] = { case: undefined };
   fields(r, end, (no, wt) => {
-    if (no === 1) name = str(r, wt);
-    else if (no === 3) unit = str(r, wt);
+    if (no === 1) r.metric = name = str(r, wt, Str.MetricName);
+    else if (no === 3) unit = str(r, wt, Str.Unit);
     else if (no === 5 || no === 7 || no === 9 || no === 10 || no === 11) data = metricData(r, sub(r, wt, end), no);
     else return false;
     return true;
@@ -220,7 +255,7 @@ function metric(r: Reader, end: number): OtlpMetricView {
  * `ERR_WIRE_PROTOBUF` for bytes that are not a valid message.
  */
 export function decodeOtlpMetricsFast(body: Uint8Array): OtlpMetricsRequest {
-  const r = Object.assign(new ProtoReader(body), { interned: new Map<string, string>() });
+  const r = Object.assign(new ProtoReader(body), { interned: new Map<string, string>(), key: '', metric: '' });
   const resourceMetrics: OtlpMetricsRequest['resourceMetrics'][number][] = [];
   try {
     fields(r, r.len, (no, wt) => {

@@ -1,4 +1,5 @@
 import { create, fromBinary, fromJson, toBinary, toJsonString, type JsonValue, type MessageInitShape } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { WireError, WireErrorCode, errorMessage } from './errors.js';
 import { decodeOtlpMetricsFast } from './otlp-decode.js';
 import type { OtlpMetricsRequest } from './otlp-view.js';
@@ -79,6 +80,22 @@ export function encodeOtlpMetricsResponse(encoding: OtlpEncoding, rejected?: { r
   });
   if (encoding === 'protobuf') return toBinary(ExportMetricsServiceResponseSchema, msg);
   return new TextEncoder().encode(toJsonString(ExportMetricsServiceResponseSchema, msg));
+}
+
+/** `google.rpc.Code` values an OTLP error answer uses. */
+export const RPC_CODE = { INVALID_ARGUMENT: 3, INTERNAL: 13, UNAVAILABLE: 14 } as const;
+
+/**
+ * Encodes the `google.rpc.Status` message that OTLP/HTTP requires as the body of every 4xx and
+ * 5xx answer, in the request's encoding (OTLP specification, "Failures"): `code` and `message`,
+ * no details. Written by hand (two fields) rather than generated for one message.
+ */
+export function encodeOtlpStatus(encoding: OtlpEncoding, code: number, message: string): Uint8Array {
+  if (encoding === 'json') return new TextEncoder().encode(JSON.stringify({ code, message }));
+  const w = new BinaryWriter();
+  if (code !== 0) w.tag(1, WireType.Varint).int32(code);
+  if (message !== '') w.tag(2, WireType.LengthDelimited).string(message);
+  return w.finish();
 }
 
 export type {

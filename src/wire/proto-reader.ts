@@ -1,5 +1,8 @@
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const LOSSY_UTF8 = new TextDecoder('utf-8');
+
 /**
  * `@bufbuild/protobuf`'s `BinaryReader` with the two reads the hot decoders need and the base
  * class keeps as BigInt: `int64` as a plain number, and the raw bytes of a span as a one-byte
@@ -27,6 +30,40 @@ export class ProtoReader extends BinaryReader {
   binaryString(start: number, end: number): string {
     this.latin1 ??= Buffer.from(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     return this.latin1.toString('latin1', start, end);
+  }
+
+  /**
+   * Reads a length-delimited string that must be valid UTF-8, or returns null when it is not
+   * (the position is past it either way). `string()` would replace invalid bytes with U+FFFD,
+   * which can merge two different label values into one series. ASCII, the common case, is
+   * checked and decoded in one cheap pass; anything else goes through a fatal `TextDecoder`.
+   */
+  utf8String(): string | null {
+    const end = this.subEnd();
+    const start = this.pos;
+    this.pos = end;
+    return this.utf8Slice(start, end);
+  }
+
+  /**
+   * The bytes `[start, end)` as strict UTF-8, or null when they are not valid UTF-8; `latin1` is
+   * their one-char-per-byte string when the caller has it already (it is the answer for ASCII).
+   */
+  utf8Slice(start: number, end: number, latin1?: string): string | null {
+    const b = this.buf;
+    let i = start;
+    while (i < end && b[i] < 0x80) i++;
+    if (i === end) return latin1 ?? this.binaryString(start, end);
+    try {
+      return FATAL_UTF8.decode(b.subarray(start, end));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The bytes `[start, end)` decoded with U+FFFD for invalid sequences: for error messages only. */
+  lossyString(start: number, end: number): string {
+    return LOSSY_UTF8.decode(this.buf.subarray(start, end));
   }
 
   /**

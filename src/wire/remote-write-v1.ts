@@ -38,7 +38,8 @@ export interface RemoteWriteV1Batch {
   readonly metadata: readonly RemoteWriteMetadata[];
   /**
    * The labels of series `i` as sent, flat `[name, value, ...]` (not sorted, not checked for
-   * names). Throws `WireError` `ERR_WIRE_PROTOBUF` when a `Label` message is malformed.
+   * names). Throws `WireError` `ERR_WIRE_PROTOBUF` when a `Label` message is malformed or a name
+   * or value is not valid UTF-8 (the message names the label; nothing is replaced by U+FFFD).
    */
   labels(i: number): string[];
 }
@@ -162,22 +163,44 @@ function readMetadata(r: ProtoReader, end: number): RemoteWriteMetadata {
   return { type: METRIC_TYPES[type] ?? 'unknown', metricFamilyName, help, unit };
 }
 
-/** Decodes the `Label` message spanning `[start, end)`; returns [name, value]. */
-function readLabel(r: ProtoReader, start: number, end: number, out: string[]): void {
+/** Decodes the `Label` message spanning `[start, end)` of series `series`; pushes name and value. */
+function readLabel(r: ProtoReader, start: number, end: number, out: string[], series: number): void {
   r.pos = start;
-  let name = '';
-  let value = '';
+  let name: string | null = '';
+  let value: string | null = '';
+  let nameAt = -1;
+  let valueAt = -1;
   while (r.pos < end) {
     const tag = r.tagNumber();
     const no = tag >>> 3;
     const wt = WIRE_TYPES[tag & 7];
-    if (no === 1 && wt === WireType.LengthDelimited) name = r.string();
-    else if (no === 2 && wt === WireType.LengthDelimited) value = r.string();
-    else if (no === 1 || no === 2) throw bad(r, `Label field ${no} has wire type ${wt}`);
+    if (no === 1 && wt === WireType.LengthDelimited) {
+      nameAt = r.pos;
+      name = r.utf8String();
+    } else if (no === 2 && wt === WireType.LengthDelimited) {
+      valueAt = r.pos;
+      value = r.utf8String();
+    } else if (no === 1 || no === 2) throw bad(r, `Label field ${no} has wire type ${wt}`);
     else r.skipField(wt, no);
   }
   if (r.pos !== end) throw bad(r, 'Label overruns its length');
+  if (name === null) throw invalidUtf8(r, series, `label name ${quoteLossy(r, nameAt)}`);
+  if (value === null) throw invalidUtf8(r, series, `the value of label ${JSON.stringify(name)} (${quoteLossy(r, valueAt)})`);
   out.push(name, value);
+}
+
+/** The length-delimited bytes at `at` (the length prefix), decoded lossily and quoted, at most 64 characters. */
+function quoteLossy(r: ProtoReader, at: number): string {
+  const save = r.pos;
+  r.pos = at;
+  const end = r.subEnd();
+  const s = r.lossyString(r.pos, Math.min(end, r.pos + 256));
+  r.pos = save;
+  return JSON.stringify(s.length > 64 ? `${s.slice(0, 61)}...` : s);
+}
+
+function invalidUtf8(r: ProtoReader, series: number, what: string): WireError {
+  return new WireError(WireErrorCode.PROTOBUF, `protobuf: invalid prometheus.WriteRequest: series ${series}: ${what} is not valid UTF-8`);
 }
 
 /**
@@ -222,7 +245,7 @@ export function decodeRemoteWriteV1(buf: Uint8Array): RemoteWriteV1Batch {
   const labels = (i: number): string[] => {
     const out: string[] = [];
     try {
-      for (let k = spanStart[i]; k < spanStart[i + 1]; k += 2) readLabel(r, spans[k], spans[k + 1], out);
+      for (let k = spanStart[i]; k < spanStart[i + 1]; k += 2) readLabel(r, spans[k], spans[k + 1], out, i);
     } catch (e) {
       if (e instanceof WireError) throw e;
       throw new WireError(WireErrorCode.PROTOBUF, `protobuf: invalid prometheus.WriteRequest: ${errorMessage(e)}`, { cause: e });

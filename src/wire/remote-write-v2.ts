@@ -1,6 +1,7 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { WireError, WireErrorCode, errorMessage } from './errors.js';
 import { RequestSchema } from './gen/io/prometheus/write/v2/types_pb.js';
+import { ProtoReader, WireType } from './proto-reader.js';
 
 /** The `proto` parameter of remote write 2.0's media type. */
 export const REMOTE_WRITE_V2_PROTO = 'io.prometheus.write.v2.Request';
@@ -48,7 +49,9 @@ export function decodeRemoteWriteV2(buf: Uint8Array): RemoteWriteV2Batch {
   try {
     req = fromBinary(RequestSchema, buf);
   } catch (e) {
-    throw new WireError(WireErrorCode.PROTOBUF, `protobuf: invalid io.prometheus.write.v2.Request: ${errorMessage(e)}`, { cause: e });
+    // The generated decoder refuses invalid UTF-8 (proto3 strings) without saying where.
+    const why = e instanceof TypeError ? invalidUtf8Symbol(buf) : null;
+    throw new WireError(WireErrorCode.PROTOBUF, `protobuf: invalid io.prometheus.write.v2.Request: ${why ?? errorMessage(e)}`, { cause: e });
   }
   const symbols = req.symbols;
   let sampleCount = 0;
@@ -76,6 +79,84 @@ export function decodeRemoteWriteV2(buf: Uint8Array): RemoteWriteV2Batch {
     };
   });
   return { series, sampleCount, histogramCount, exemplarCount };
+}
+
+const TOP_SYMBOLS = 4;
+const TOP_TIMESERIES = 5;
+const SERIES_LABELS_REFS = 1;
+
+/**
+ * Says which label of which series holds the first symbol that is not valid UTF-8, or null when
+ * no symbol is invalid (or the bytes do not walk). Only run after the decode failed: a second
+ * walk over the symbols and the label references.
+ */
+function invalidUtf8Symbol(buf: Uint8Array): string | null {
+  try {
+    const r = new ProtoReader(buf);
+    let bad = -1;
+    let badAt = -1;
+    let nSymbols = 0;
+    const series: [start: number, end: number][] = [];
+    while (r.pos < r.len) {
+      const [no, wt] = r.tag();
+      if (no === TOP_SYMBOLS && wt === WireType.LengthDelimited) {
+        const at = r.pos;
+        if (r.utf8String() === null && bad < 0) {
+          bad = nSymbols;
+          badAt = at;
+        }
+        nSymbols++;
+      } else if (no === TOP_TIMESERIES && wt === WireType.LengthDelimited) {
+        const end = r.subEnd();
+        series.push([r.pos, end]);
+        r.pos = end;
+      } else r.skipField(wt, no);
+    }
+    if (bad < 0) return null;
+    r.pos = badAt;
+    const end = r.subEnd();
+    const shown = JSON.stringify(r.lossyString(r.pos, Math.min(end, r.pos + 64)));
+    const symbols = (i: number): string | null => symbolAt(buf, i);
+    for (let i = 0; i < series.length; i++) {
+      const refs = labelRefs(r, series[i][0], series[i][1]);
+      const k = refs.indexOf(bad);
+      if (k < 0) continue;
+      if (k % 2 === 0) return `series ${i}: label name ${shown} is not valid UTF-8`;
+      return `series ${i}: the value of label ${JSON.stringify(symbols(refs[k - 1]) ?? '?')} (${shown}) is not valid UTF-8`;
+    }
+    return `symbol ${bad} (${shown}) is not valid UTF-8`;
+  } catch {
+    return null;
+  }
+}
+
+/** The label references of the `TimeSeries` spanning `[start, end)`, packed or not. */
+function labelRefs(r: ProtoReader, start: number, end: number): number[] {
+  const refs: number[] = [];
+  r.pos = start;
+  while (r.pos < end) {
+    const [no, wt] = r.tag();
+    if (no === SERIES_LABELS_REFS && wt === WireType.LengthDelimited) {
+      const e = r.subEnd();
+      while (r.pos < e) refs.push(r.uint32());
+    } else if (no === SERIES_LABELS_REFS && wt === WireType.Varint) refs.push(r.uint32());
+    else r.skipField(wt, no);
+  }
+  return refs;
+}
+
+/** Symbol `i` decoded (null when invalid or absent). */
+function symbolAt(buf: Uint8Array, i: number): string | null {
+  const r = new ProtoReader(buf);
+  let n = 0;
+  while (r.pos < r.len) {
+    const [no, wt] = r.tag();
+    if (no === TOP_SYMBOLS && wt === WireType.LengthDelimited) {
+      if (n++ === i) return r.utf8String();
+      r.pos = r.subEnd();
+    } else r.skipField(wt, no);
+  }
+  return null;
 }
 
 /** A remote write 2.0 series to encode. */

@@ -62,15 +62,22 @@ export function attribute(attrs: readonly KeyValue[], key: string): AnyValue | u
   return undefined;
 }
 
-/** Sanitized attribute keys: the same few keys repeat on every point. Bounded; emptied when full. */
+/**
+ * Sanitized attribute keys: the same few keys repeat on every point. Bounded in entries (emptied
+ * when full) and, since it outlives requests (refused ones too), in key length: a longer key is
+ * sanitized every time, so a sender cannot park megabytes of keys here.
+ */
 const LABEL_NAMES = new Map<string, string | null>();
+const MAX_CACHED_KEY_CHARS = 256;
 
 function sanitized(key: string): string {
   let name = LABEL_NAMES.get(key);
   if (name === undefined) {
     name = labelName(key);
-    if (LABEL_NAMES.size >= 10_000) LABEL_NAMES.clear();
-    LABEL_NAMES.set(key, name);
+    if (key.length <= MAX_CACHED_KEY_CHARS) {
+      if (LABEL_NAMES.size >= 10_000) LABEL_NAMES.clear();
+      LABEL_NAMES.set(key, name);
+    }
   }
   if (name === null) throw new IngestError(IngestErrorCode.INVALID_SERIES, `attribute name ${JSON.stringify(key)} cannot be turned into a label name`);
   return name;

@@ -2,13 +2,13 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { noopLogger, systemClock, type Clock, type Logger } from '../../model/index.js';
 import type { Appendable } from '../../storage/index.js';
-import { OTLP_CONTENT_TYPES, decodeOtlpMetrics, encodeOtlpMetricsResponse, type OtlpEncoding } from '../../wire/index.js';
+import { OTLP_CONTENT_TYPES, RPC_CODE, decodeOtlpMetrics, encodeOtlpMetricsResponse, encodeOtlpStatus, type OtlpEncoding } from '../../wire/index.js';
 import { writeBatch } from '../batch.js';
 import { CardinalityTracker } from '../cardinality.js';
 import { IngestError, IngestErrorCode } from '../errors.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../limits.js';
-import { errorResponse, header, type IngestRequest, type IngestResponse } from '../response.js';
-import { SeriesCache } from '../series.js';
+import { errorResponse, header, refusal, type IngestRequest, type IngestResponse } from '../response.js';
+import { RequestSeries, SeriesCache } from '../series.js';
 import { DeltaAccumulator } from './delta.js';
 import { translateOtlp, type TranslateOptions } from './translate.js';
 
@@ -50,10 +50,12 @@ export function otlpEncoding(contentType: string): OtlpEncoding {
  *   that cannot be stored (exponential histograms, metrics without temporality, names that
  *   cannot be translated) are refused through OTLP's `partial_success`, the rest is written.
  * - Refusals (nothing written): 415 for another content type or encoding, 413 over the size
- *   limit, 400 for a body that does not decode, a limit, a timestamp over 10 minutes ahead and
- *   the storage's out-of-order, duplicate, out-of-bounds and too-old errors; 503 while the
- *   store is not open or cannot write (OTLP senders retry 503). Error bodies are plain text,
- *   as Prometheus writes them.
+ *   limit, 400 for a body that does not decode (invalid UTF-8 included), a limit (series, labels
+ *   per series, label name and value lengths), a timestamp over 10 minutes ahead and the
+ *   storage's out-of-order, duplicate, out-of-bounds and too-old errors; 503 while the store is
+ *   not open or cannot write (OTLP senders retry 503). Error bodies are OTLP's: a
+ *   `google.rpc.Status` in the request's encoding (plain text only when the content type itself
+ *   is not one OTLP knows).
  * - Requests are handled one at a time, so that running delta totals stay consistent.
  */
 export class OtlpReceiver {
@@ -62,7 +64,7 @@ export class OtlpReceiver {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly translate: TranslateOptions;
-  private readonly cache = new SeriesCache();
+  private readonly cache: SeriesCache;
   private readonly delta: DeltaAccumulator;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -71,7 +73,8 @@ export class OtlpReceiver {
     options: OtlpReceiverOptions = {},
   ) {
     this.limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
-    this.tracker = options.tracker ?? new CardinalityTracker(this.limits.maxSeriesPerMetric, this.limits.cardinalityWindowMs);
+    this.tracker = options.tracker ?? new CardinalityTracker(this.limits.maxSeriesPerMetric, this.limits.cardinalityWindowMs, this.limits.maxSeries);
+    this.cache = new SeriesCache(this.limits.seriesCacheBytes);
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? noopLogger;
     this.translate = { promoteResourceAttributes: options.promoteResourceAttributes ?? [], targetInfo: options.targetInfo ?? true };
@@ -83,18 +86,27 @@ export class OtlpReceiver {
     return this.delta.size;
   }
 
+  /** The estimated memory of the series cache, in bytes (at most `limits.seriesCacheBytes`). */
+  get cacheBytes(): number {
+    return this.cache.bytes;
+  }
+
   /** Handles one request; never throws (every failure becomes an answer). */
   async handle(req: IngestRequest): Promise<IngestResponse> {
     let encoding: OtlpEncoding;
     let body: Uint8Array;
     try {
       encoding = otlpEncoding(header(req.headers, 'content-type'));
+    } catch (e) {
+      return errorResponse(e, this.logger, 'OTLP write');
+    }
+    try {
       if (req.body.length > this.limits.maxBodyBytes) {
         throw new IngestError(IngestErrorCode.BODY_TOO_LARGE, `request body of ${req.body.length} bytes is over the limit of ${this.limits.maxBodyBytes} bytes`);
       }
       body = await this.decompress(req.body, header(req.headers, 'content-encoding').trim().toLowerCase());
     } catch (e) {
-      return errorResponse(e, this.logger, 'OTLP write');
+      return this.refuse(e, encoding);
     }
     const run = this.queue.then(() => this.write(body, encoding));
     this.queue = run.catch(() => undefined);
@@ -119,9 +131,11 @@ export class OtlpReceiver {
     try {
       const req = decodeOtlpMetrics(body, encoding);
       const txn = this.delta.begin(this.clock());
-      const t = translateOtlp(req, this.translate, this.cache, txn);
+      const series = new RequestSeries(this.cache);
+      const t = translateOtlp(req, { ...this.translate, limits: this.limits }, series, txn);
       await writeBatch(t.batch, { appendable: this.appendable, limits: this.limits, tracker: this.tracker, clock: this.clock });
       txn.commit();
+      series.admit();
       let rejected: { dataPoints: number; message: string } | undefined;
       if (t.rejectedPoints > 0 || t.rejectReasons.length > 0) {
         rejected = { dataPoints: t.rejectedPoints, message: t.rejectReasons.join('; ') };
@@ -129,7 +143,14 @@ export class OtlpReceiver {
       }
       return { status: 200, headers: { 'Content-Type': OTLP_CONTENT_TYPES[encoding] }, body: encodeOtlpMetricsResponse(encoding, rejected) };
     } catch (e) {
-      return errorResponse(e, this.logger, 'OTLP write');
+      return this.refuse(e, encoding);
     }
+  }
+
+  /** A refusal as OTLP/HTTP answers one: a `google.rpc.Status` body in the request's encoding. */
+  private refuse(e: unknown, encoding: OtlpEncoding): IngestResponse {
+    const { status, message } = refusal(e, this.logger, 'OTLP write');
+    const code = status === 503 ? RPC_CODE.UNAVAILABLE : status >= 500 ? RPC_CODE.INTERNAL : RPC_CODE.INVALID_ARGUMENT;
+    return { status, headers: { 'Content-Type': OTLP_CONTENT_TYPES[encoding] }, body: encodeOtlpStatus(encoding, code, message) };
   }
 }

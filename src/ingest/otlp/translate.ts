@@ -8,8 +8,8 @@ import type {
   OtlpSummaryPoint as SummaryDataPoint,
 } from '../../wire/index.js';
 import { SampleBatch } from '../batch.js';
-import { IngestError } from '../errors.js';
-import { SeriesEntry, type SeriesCache } from '../series.js';
+import { IngestError, IngestErrorCode } from '../errors.js';
+import { checkLabelLimits, SeriesEntry, type LabelLimits, type RequestSeries } from '../series.js';
 import { pointLabels, targetInfoLabels } from './attributes.js';
 import type { DeltaTxn } from './delta.js';
 import { formatFloatF, metricName, type MetricKind } from './names.js';
@@ -20,6 +20,8 @@ export interface TranslateOptions {
   readonly promoteResourceAttributes: readonly string[];
   /** Whether to write `target_info` for resources with more attributes than job and instance. */
   readonly targetInfo: boolean;
+  /** Label limits; a series over them refuses the whole request (`ERR_INGEST_LIMIT_EXCEEDED`). */
+  readonly limits?: LabelLimits;
 }
 
 /** A translated request: the samples to write and the data points refused (OTLP partial success). */
@@ -44,7 +46,7 @@ function nsToMs(ns: bigint): number {
 }
 
 /** Translates an `ExportMetricsServiceRequest` into samples, following Prometheus' OTLP rules. */
-export function translateOtlp(req: ExportMetricsServiceRequest, opts: TranslateOptions, cache: SeriesCache, delta: DeltaTxn): Translation {
+export function translateOtlp(req: ExportMetricsServiceRequest, opts: TranslateOptions, cache: RequestSeries, delta: DeltaTxn): Translation {
   return new Translator(opts, cache, delta).run(req);
 }
 
@@ -58,7 +60,7 @@ class Translator {
 
   constructor(
     private readonly opts: TranslateOptions,
-    private readonly cache: SeriesCache,
+    private readonly cache: RequestSeries,
     private readonly delta: DeltaTxn,
   ) {}
 
@@ -103,12 +105,15 @@ class Translator {
     else for (const p of d.value.dataPoints) this.point(() => this.summary(name, p));
   }
 
-  /** Translates one data point; one whose attributes cannot become labels is refused alone. */
+  /**
+   * Translates one data point; one whose attributes cannot become labels is refused alone. A
+   * series over a label limit refuses the whole request: that is a sender to stop, not a point.
+   */
   private point(fn: () => void): void {
     try {
       fn();
     } catch (e) {
-      if (!(e instanceof IngestError)) throw e;
+      if (!(e instanceof IngestError) || e.code === IngestErrorCode.LIMIT_EXCEEDED) throw e;
       this.reject(1, e.message);
     }
   }
@@ -131,8 +136,9 @@ class Translator {
     for (const x of flat) key += `${x.length}:${x}`;
     let entry = this.cache.get(key);
     if (entry === undefined) {
+      if (this.opts.limits !== undefined) checkLabelLimits(flat, this.opts.limits);
       entry = new SeriesEntry(Labels.fromPairs(flat));
-      this.cache.set(key, entry);
+      this.cache.add(key, entry);
     }
     this.batch.add(entry, tMs, value);
     return key;

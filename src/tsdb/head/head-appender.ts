@@ -51,6 +51,8 @@ export class HeadAppender implements Appender {
   private count = 0;
   private oooCount = 0;
   private closed = false;
+  /** The not yet published series this appender holds (see `Head.createPending`); null when none. */
+  private held: Set<MemSeries> | null = null;
 
   constructor(private readonly head: Head) {}
 
@@ -61,7 +63,9 @@ export class HeadAppender implements Appender {
     }
     const head = this.head;
     let s = ref > 0 ? head.seriesByRef(ref) : undefined;
-    if (s === undefined) s = head.getOrCreate(labels);
+    // A new series is created pending: it is published only when a sample of it is committed.
+    if (s === undefined) s = head.lookup(labels) ?? head.createPending(labels);
+    if (!s.published) this.hold(s);
     const mine = s.pendingOwner === this.id;
     const lastT = mine ? s.pendingTMs : s.lastTMs;
     if (tMs === lastT) {
@@ -119,6 +123,9 @@ export class HeadAppender implements Appender {
           newSeries.push(s);
         }
       }
+      // Real refs before the log write (it records them); published only after it, so that a
+      // failed write leaves the new series pending, to be dropped.
+      for (const s of newSeries) if (!s.published) head.assignRef(s);
       if (head.options.log !== null) {
         try {
           head.options.log.logCommit(newSeries, this.series, this.tsMs, this.values, this.oooCount > 0 ? this.ooo : null, kept);
@@ -127,6 +134,7 @@ export class HeadAppender implements Appender {
           throw new StorageError(StorageErrorCode.UNAVAILABLE, `write-ahead log write failed: ${(e as Error).message}`, { cause: e });
         }
       }
+      for (const s of newSeries) head.publish(s);
       for (let i = 0; i < kept; i++) {
         const s = this.series[i];
         const t = this.tsMs[i];
@@ -140,6 +148,7 @@ export class HeadAppender implements Appender {
       }
       head.stats.samplesAppended += kept;
     } finally {
+      this.releaseHeld();
       this.release();
     }
     head.options.afterCommit?.();
@@ -149,7 +158,23 @@ export class HeadAppender implements Appender {
     if (this.closed) throw new StorageError(StorageErrorCode.APPENDER_CLOSED, 'appender already committed or rolled back');
     this.closed = true;
     this.clearPending();
+    this.releaseHeld();
     this.release();
+  }
+
+  /** Holds pending series `s` until this appender closes. */
+  private hold(s: MemSeries): void {
+    this.held ??= new Set();
+    if (this.held.has(s)) return;
+    this.held.add(s);
+    s.holders++;
+  }
+
+  /** Lets go of the pending series: those none of whose samples was committed are dropped. */
+  private releaseHeld(): void {
+    if (this.held === null) return;
+    for (const s of this.held) this.head.releasePending(s);
+    this.held = null;
   }
 
   /** The index of this appender's staged out-of-order sample of `s` at `tMs`, or -1. */

@@ -6,6 +6,12 @@ import { MemPostings } from './postings.js';
 import { SeriesColumns } from './series-columns.js';
 import { MemSeries, type SealedChunk } from './mem-series.js';
 
+/**
+ * Where the temporary refs of pending series start: far above any real ref (refs count up from 1),
+ * still exact as doubles. A temporary ref is never handed out twice.
+ */
+const TEMP_REF_BASE = 2 ** 52;
+
 /** Options of the in-memory head. */
 export interface HeadOptions {
   /** Block range: chunks are cut at multiples of it so blocks never split a chunk. */
@@ -36,6 +42,8 @@ export interface HeadStats {
   oooAppended: number;
   droppedAtCommit: number;
   chunksCreated: number;
+  /** Series an appender created and then dropped, because none of their samples was committed. */
+  seriesDiscarded: number;
 }
 
 /**
@@ -49,9 +57,16 @@ export class Head {
   private readonly byHash = new Map<number, MemSeries>();
   private readonly symbols = new Map<string, string>();
   private readonly columns = new SeriesColumns();
+  /** Pending series: by temporary ref, and their numbers in slots that are reused. */
+  private readonly pendingByRef = new Map<number, MemSeries>();
+  private readonly pendingColumns = new SeriesColumns();
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 0;
+  private nextTempRef = TEMP_REF_BASE;
   readonly postings = new MemPostings();
   private lastRef = 0;
   private numSeriesLive = 0;
+  private numPending = 0;
   /** Time bounds of the samples in the head; +Inf/-Inf when empty. */
   minTimeMs: UnixMs = Infinity;
   maxTimeMs: UnixMs = -Infinity;
@@ -68,46 +83,129 @@ export class Head {
     oooAppended: 0,
     droppedAtCommit: 0,
     chunksCreated: 0,
+    seriesDiscarded: 0,
   };
 
   constructor(readonly options: HeadOptions) {}
 
-  /** Number of series currently in the head. */
+  /** Number of series currently in the head (published ones: with at least one committed sample). */
   numSeries(): number {
     return this.numSeriesLive;
   }
 
-  /** The series with `ref`, if it is in the head. */
-  seriesByRef(ref: number): MemSeries | undefined {
-    return this.byRef[ref];
+  /** Number of series open appenders created that are not published yet. */
+  numPendingSeries(): number {
+    return this.numPending;
   }
 
-  /** Every series in ref order (for compaction, checkpoints and stats). */
+  /** The series with `ref`, if it is in the head (published, or pending with its temporary ref). */
+  seriesByRef(ref: number): MemSeries | undefined {
+    return ref >= TEMP_REF_BASE ? this.pendingByRef.get(ref) : this.byRef[ref];
+  }
+
+  /** Every published series in ref order (for compaction, checkpoints and stats). */
   *allSeries(): IterableIterator<MemSeries> {
-    for (const s of this.byRef) if (s !== undefined) yield s;
+    for (const s of this.byRef) if (s !== undefined && s.published) yield s;
+  }
+
+  /** The series with exactly these labels, published or pending, if the head has it. */
+  lookup(labels: Labels): MemSeries | undefined {
+    for (let s = this.byHash.get(labels.hash()) ?? null; s !== null; s = s.nextInBucket) {
+      if (s.labels.equals(labels)) return s;
+    }
+    return undefined;
   }
 
   /**
-   * The series with exactly these labels, created (and indexed) when new. Throws
-   * `ERR_INVALID_LABELS` for a label set without a metric name or with an empty label name.
-   * `ref` forces the ref of a new series (WAL replay); 0 assigns the next one.
+   * The series with exactly these labels, created, indexed and published when new (a pending
+   * one is published). Throws `ERR_INVALID_LABELS` for a label set without a metric name or with
+   * an empty label name. `ref` forces the ref of a new series (WAL replay); 0 assigns the next one.
    */
   getOrCreate(labels: Labels, ref = 0): MemSeries {
-    const hash = labels.hash();
-    for (let s = this.byHash.get(hash) ?? null; s !== null; s = s.nextInBucket) {
-      if (s.labels.equals(labels)) return s;
+    const found = this.lookup(labels);
+    if (found !== undefined) {
+      if (!found.published) this.publish(found);
+      return found;
     }
+    const series = this.insert(labels, ref);
+    this.publish(series);
+    return series;
+  }
+
+  /**
+   * A new series for an appender that stages its first sample: known by labels and by a
+   * temporary ref (so that a second appender staging the same labels shares it), but in no
+   * postings list, not counted, and holding no real ref nor a slot of the ref-indexed columns.
+   * The appender holds it (`holders`). The commit of its first sample gives it a real ref
+   * (`assignRef`, before the log write, which records refs) and then publishes it; when the last
+   * holder closes without that (rollback, every sample refused, a failed log write),
+   * `releasePending` forgets it and its slot is reused. So a refused write leaves nothing behind
+   * in the head, not even an empty column slot. A temporary ref a caller kept as a hint resolves
+   * to nothing later, and the series is then found by its labels. Throws like `getOrCreate`.
+   */
+  createPending(labels: Labels): MemSeries {
+    validateLabels(labels);
+    const slot = this.freeSlots.pop() ?? this.nextSlot++;
+    const series = new MemSeries(this.nextTempRef++, labels, this.pendingColumns, slot);
+    this.link(series);
+    this.pendingByRef.set(series.ref, series);
+    this.numPending++;
+    return series;
+  }
+
+  /** Gives pending series `s` its real ref (it stays pending until `publish`). */
+  assignRef(s: MemSeries): void {
+    if (s.ref < TEMP_REF_BASE) return;
+    this.pendingByRef.delete(s.ref);
+    this.freeSlots.push(s.columnIndex);
+    s.moveTo(++this.lastRef, this.columns);
+    this.byRef[s.ref] = s;
+  }
+
+  /** Makes a pending series a real one: a real ref, interned labels, indexed, counted. */
+  publish(s: MemSeries): void {
+    if (s.published) return;
+    this.assignRef(s);
+    s.published = true;
+    this.numPending--;
+    s.labels = this.intern(s.labels);
+    this.postings.add(s.ref, s.labels);
+    this.numSeriesLive++;
+    this.stats.seriesCreated++;
+  }
+
+  /**
+   * Called by an appender that held pending series `s` when it closes: once no appender holds it
+   * and it is still not published, it is forgotten. (Only a series whose log write failed had a
+   * real ref by then; that ref is never handed out again.)
+   */
+  releasePending(s: MemSeries): void {
+    if (--s.holders > 0 || s.published) return;
+    this.unlink(s);
+    if (s.ref >= TEMP_REF_BASE) {
+      this.pendingByRef.delete(s.ref);
+      this.freeSlots.push(s.columnIndex);
+    }
+    this.numPending--;
+    this.stats.seriesDiscarded++;
+  }
+
+  private insert(labels: Labels, ref: number): MemSeries {
     validateLabels(labels);
     if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
     else if (ref > this.lastRef) this.lastRef = ref;
-    const series = new MemSeries(ref, this.intern(labels), this.columns);
-    series.nextInBucket = this.byHash.get(hash) ?? null;
-    this.byHash.set(hash, series);
+    const series = new MemSeries(ref, labels, this.columns);
+    this.link(series);
     this.byRef[ref] = series;
-    this.postings.add(ref, series.labels);
-    this.numSeriesLive++;
-    this.stats.seriesCreated++;
+    this.numPending++;
     return series;
+  }
+
+  /** Puts `s` into its hash chain. */
+  private link(s: MemSeries): void {
+    const hash = s.labels.hash();
+    s.nextInBucket = this.byHash.get(hash) ?? null;
+    this.byHash.set(hash, s);
   }
 
   /** Makes sure refs up to `ref` are never handed out again (WAL replay of aliased refs). */
@@ -181,6 +279,13 @@ export class Head {
   private removeSeries(ref: number): void {
     const s = this.byRef[ref];
     if (s === undefined) return;
+    this.unlink(s);
+    this.numSeriesLive--;
+    this.stats.seriesRemoved++;
+  }
+
+  /** Takes `s` out of the hash chains and the ref table. */
+  private unlink(s: MemSeries): void {
     const hash = s.labels.hash();
     let prev: MemSeries | null = null;
     for (let cur = this.byHash.get(hash) ?? null; cur !== null; prev = cur, cur = cur.nextInBucket) {
@@ -191,9 +296,7 @@ export class Head {
       } else prev.nextInBucket = cur.nextInBucket;
       break;
     }
-    this.byRef[ref] = undefined;
-    this.numSeriesLive--;
-    this.stats.seriesRemoved++;
+    if (this.byRef[s.ref] === s) this.byRef[s.ref] = undefined;
   }
 
   /** Drops symbols no live series uses any more. */

@@ -49,69 +49,106 @@ export class MemSeries {
   logged = false;
   /** Next series in the same hash bucket (collision chain). */
   nextInBucket: MemSeries | null = null;
+  /**
+   * False while the series exists only for the open appenders that staged samples for it: it is
+   * in no postings list, not counted, not logged, and goes away when the last of those appenders
+   * closes without committing a sample of it (see `Head.createPending`).
+   */
+  published = false;
+  /** How many open appenders hold this not yet published series. */
+  holders = 0;
   /** Set when `lastValue` must be decoded from the newest sealed chunk (after loading chunks). */
   private lastValueUnknown = false;
 
+  /**
+   * @param ref the series' ref; a pending series (see `Head.createPending`) has a temporary one
+   *   until `moveTo` gives it its real ref.
+   * @param cols the columns holding the per-series numbers, at index `idx` (default `ref`).
+   */
   constructor(
-    readonly ref: number,
-    readonly labels: Labels,
-    private readonly cols: SeriesColumns,
+    public ref: number,
+    /** The labels; replaced once by their interned copy when the series is published. */
+    public labels: Labels,
+    private cols: SeriesColumns,
+    private idx: number = ref,
   ) {
+    cols.init(idx);
+  }
+
+  /** Gives a pending series its real ref, moving its numbers to `cols` at index `ref`. */
+  moveTo(ref: number, cols: SeriesColumns): void {
+    const from = this.cols;
+    const i = this.idx;
     cols.init(ref);
+    cols.lastT[ref] = from.lastT[i];
+    cols.lastV[ref] = from.lastV[i];
+    cols.pendingT[ref] = from.pendingT[i];
+    cols.pendingV[ref] = from.pendingV[i];
+    cols.commitT[ref] = from.commitT[i];
+    cols.commitV[ref] = from.commitV[i];
+    cols.openEnd[ref] = from.openEnd[i];
+    this.cols = cols;
+    this.idx = ref;
+    this.ref = ref;
+  }
+
+  /** The index of this series in its columns (a slot of the head's pending columns while pending). */
+  get columnIndex(): number {
+    return this.idx;
   }
 
   /** Timestamp of the newest committed sample, or -Infinity when there is none. */
   get lastTMs(): UnixMs {
-    return this.cols.lastT[this.ref];
+    return this.cols.lastT[this.idx];
   }
   set lastTMs(t: UnixMs) {
-    this.cols.lastT[this.ref] = t;
+    this.cols.lastT[this.idx] = t;
   }
   /** Value of the newest committed sample (for duplicate detection). */
   get lastValue(): number {
     if (this.lastValueUnknown) {
       this.lastValueUnknown = false;
       const last = this.sealed[this.sealed.length - 1];
-      this.cols.lastV[this.ref] = XorChunk.fromBytes(last.bytes).lastValue();
+      this.cols.lastV[this.idx] = XorChunk.fromBytes(last.bytes).lastValue();
     }
-    return this.cols.lastV[this.ref];
+    return this.cols.lastV[this.idx];
   }
   set lastValue(v: number) {
     this.lastValueUnknown = false;
-    this.cols.lastV[this.ref] = v;
+    this.cols.lastV[this.idx] = v;
   }
   /** Timestamp and value of the newest staged sample of `pendingOwner`. */
   get pendingTMs(): UnixMs {
-    return this.cols.pendingT[this.ref];
+    return this.cols.pendingT[this.idx];
   }
   set pendingTMs(t: UnixMs) {
-    this.cols.pendingT[this.ref] = t;
+    this.cols.pendingT[this.idx] = t;
   }
   get pendingValue(): number {
-    return this.cols.pendingV[this.ref];
+    return this.cols.pendingV[this.idx];
   }
   set pendingValue(v: number) {
-    this.cols.pendingV[this.ref] = v;
+    this.cols.pendingV[this.idx] = v;
   }
   /** Scratch of the commit validating this series: its newest kept sample. */
   get commitTMs(): UnixMs {
-    return this.cols.commitT[this.ref];
+    return this.cols.commitT[this.idx];
   }
   set commitTMs(t: UnixMs) {
-    this.cols.commitT[this.ref] = t;
+    this.cols.commitT[this.idx] = t;
   }
   get commitValue(): number {
-    return this.cols.commitV[this.ref];
+    return this.cols.commitV[this.idx];
   }
   set commitValue(v: number) {
-    this.cols.commitV[this.ref] = v;
+    this.cols.commitV[this.idx] = v;
   }
   /** Upper bound (exclusive) of the block range the open chunk belongs to. */
   get openChunkEndMs(): UnixMs {
-    return this.cols.openEnd[this.ref];
+    return this.cols.openEnd[this.idx];
   }
   set openChunkEndMs(t: UnixMs) {
-    this.cols.openEnd[this.ref] = t;
+    this.cols.openEnd[this.idx] = t;
   }
 
   /** Earliest sample time held in memory, or +Infinity when empty. */
