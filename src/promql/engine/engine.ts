@@ -34,6 +34,11 @@ export interface EngineOptions {
   readonly enableBinopFillModifiers?: boolean;
   /** `--enable-feature=promql-delayed-name-removal`: drop `__name__` at the end of evaluation. */
   readonly enableDelayedNameRemoval?: boolean;
+  /**
+   * How long (ms) one query may hold the event loop before it yields to other work (default 10):
+   * `/-/healthy`, other queries and a client's disconnect are served in between.
+   */
+  readonly yieldEveryMs?: number;
   /** Wall clock (ms), injected for tests. */
   readonly now?: () => number;
 }
@@ -109,11 +114,12 @@ export class Engine implements QueryEngine {
         now,
         deadlineMs: began + timeoutMs,
         signal: opts.signal,
+        yieldEveryMs: this.options.yieldEveryMs ?? 10,
       });
       try {
         ctx.checkNow();
         const ev = new Evaluator(ctx, frame.startMs, frame.endMs, frame.stepMs);
-        const r = ev.eval(expr);
+        const r = await ev.eval(expr);
         const value = toValue(r.kind === 'string' ? r.v : r.m, exprType(parsed), frame);
         return {
           value,
