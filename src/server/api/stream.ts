@@ -4,8 +4,8 @@
  * past `STREAM_AFTER_BYTES` the answer is streamed (chunked transfer encoding), so no single
  * string of the whole answer is ever built.
  */
-import { once } from 'node:events';
 import type http from 'node:http';
+import type { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Logger } from '../../model/index.js';
@@ -57,16 +57,17 @@ export async function writeJsonParts(
     headers.Vary = 'Accept-Encoding';
   }
   res.writeHead(200, headers);
-  const out: Writable = gzip ? zlib.createGzip() : res;
-  if (gzip) {
-    (out as zlib.Gzip).on('error', () => res.destroy());
-    (out as zlib.Gzip).pipe(res);
+  const compressor = gzip ? zlib.createGzip() : null;
+  const out: Writable = compressor ?? res;
+  if (compressor !== null) {
+    compressor.on('error', () => res.destroy());
+    compressor.pipe(res);
   }
   let sent = false;
   const write = async (text: string): Promise<boolean> => {
     if (res.destroyed) return false;
     // Backpressure: wait until the socket (or the compressor) has taken what it holds.
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(res, 'close')]);
+    if (!out.write(text)) await firstOf(out, 'drain', res, 'close');
     return !res.destroyed;
   };
   try {
@@ -82,10 +83,23 @@ export async function writeJsonParts(
       if (!(await write(r.value))) return 'client_gone';
     }
     out.end();
-    if (!res.writableFinished && !res.destroyed) await Promise.race([once(res, 'finish'), once(res, 'close')]);
+    if (!res.writableFinished && !res.destroyed) await firstOf(res, 'finish', res, 'close');
     sent = true;
     return res.destroyed && !res.writableFinished ? 'client_gone' : 'sent';
   } finally {
-    if (!sent && gzip) (out as zlib.Gzip).destroy();
+    if (!sent) compressor?.destroy();
   }
+}
+
+/** Resolves at the first of two events, removing both listeners (one wait per write must not pile up). */
+function firstOf(a: EventEmitter, aEvent: string, b: EventEmitter, bEvent: string): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      a.off(aEvent, done);
+      b.off(bEvent, done);
+      resolve();
+    };
+    a.on(aEvent, done);
+    b.on(bEvent, done);
+  });
 }
