@@ -17,10 +17,12 @@ export interface QueryContextInit {
   readonly deadlineMs: number;
   readonly signal: AbortSignal | undefined;
   /**
-   * How long the evaluation may hold the event loop before it yields (ms of `now`); other
-   * requests (`/-/healthy`, other queries, the client's disconnect) run in between.
+   * How long the evaluation may now hold the event loop before it yields (ms of `now`); other
+   * requests (`/-/healthy`, other queries, the client's disconnect) run in between. A function:
+   * the engine shares its budget among the queries evaluating at once, because every query
+   * waiting to resume runs in the same turn of the loop.
    */
-  readonly yieldEveryMs: number;
+  readonly sliceMs: () => number;
 }
 
 /** Units of work (steps, samples, series × steps) between two reads of the clock. */
@@ -78,7 +80,7 @@ export class QueryContext {
   /**
    * Counts `work` units (one step, one sample read, or a step over `n` series) and, every
    * `WORK_PER_CLOCK_READ` units, reads the clock: fails the query when its deadline passed or it
-   * was cancelled. Returns true when the evaluation has held the event loop for `yieldEveryMs`:
+   * was cancelled. Returns true when the evaluation has held the event loop for `sliceMs()`:
    * an async caller then awaits `pause()`; a synchronous one ignores it. Cheap enough for inner
    * loops.
    */
@@ -87,7 +89,7 @@ export class QueryContext {
     if (this.work < WORK_PER_CLOCK_READ) return false;
     this.work = 0;
     const t = this.checkNow();
-    return t - this.lastYieldMs >= this.init.yieldEveryMs;
+    return t - this.lastYieldMs >= this.init.sliceMs();
   }
 
   /** Like `check`, but always reads the clock; returns the time read. */
