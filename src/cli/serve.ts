@@ -37,6 +37,8 @@ Flags:
   --query.max-samples N     most samples one query may hold in memory (default 50000000)
   --query.max-concurrency N queries evaluated at once; more wait (default 20)
   --query.lookback-delta DUR how far back an instant selector looks (default 5m)
+  --query.max-response-bytes SIZE  most JSON one query answer may take (default 512MiB);
+                            larger ones fail with 422, or are cut off mid-stream
   --normalize.keep-raw      also store engine-native series next to the unified ones
   --normalize.off           store ingested series as they come (no unified names)
   --otlp.listen ADDR|off    OTLP/HTTP receiver (POST /v1/metrics) (default 127.0.0.1:4318;
@@ -107,6 +109,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'query.max-samples': { type: 'string' },
       'query.max-concurrency': { type: 'string' },
       'query.lookback-delta': { type: 'string' },
+      'query.max-response-bytes': { type: 'string' },
       'enable-feature': { type: 'string', multiple: true },
       'otlp.listen': { type: 'string' },
       'normalize.keep-raw': { type: 'boolean' },
@@ -142,6 +145,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   const engine = engineOptionsFromFlags(values);
   const ingestLimits = ingestLimitsFromFlags(values);
+  const maxResponse = values['query.max-response-bytes'];
+  const api = maxResponse === undefined ? undefined : { maxResponseBytes: parseBytes(maxResponse) };
   try {
     parseListenAddress(values.listen);
   } catch (e) {
@@ -210,6 +215,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
     engine,
+    api,
     ingest: { otlpListen, limits: ingestLimits },
     normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },
     scrape: { configFile },

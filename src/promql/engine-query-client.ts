@@ -211,10 +211,37 @@ function metricOf(labels: Labels, dropName: boolean): Metric {
   return (dropName ? labels.without('__name__') : labels).toRecord();
 }
 
+/** The engine's columns behind the range series `toInstantData` returns (see `rangeSeriesColumns`). */
+const COLUMNS = new WeakMap<RangeSeries, Series>();
+
+/**
+ * A range series whose `values` pairs are built when first read (then kept): an answer of
+ * millions of points then needs no `[number, string]` pair per point unless someone asks for
+ * them; the API streams its JSON straight from the columns (`rangeSeriesColumns`).
+ */
 function rangeSeries(s: Series): RangeSeries {
+  let values: [number, string][] | null = null;
+  const out = { metric: metricOf(s.metric, s.dropName) } as RangeSeries;
+  Object.defineProperty(out, 'values', {
+    enumerable: true,
+    get: () => (values ??= pairsOf(s)),
+  });
+  COLUMNS.set(out, s);
+  return out;
+}
+
+function pairsOf(s: Series): [number, string][] {
   const values = new Array<[number, string]>(s.t.length);
   for (let i = 0; i < s.t.length; i++) values[i] = samplePair(s.t[i], s.f[i]);
-  return { metric: metricOf(s.metric, s.dropName), values };
+  return values;
+}
+
+/**
+ * The timestamps (ms) and values behind a range series this client returned, or null for any
+ * other series: lets a serializer format `values` one pair at a time without building them all.
+ */
+export function rangeSeriesColumns(s: RangeSeries): { readonly t: ArrayLike<number>; readonly f: ArrayLike<number> } | null {
+  return COLUMNS.get(s) ?? null;
 }
 
 /** Converts an engine value into the API's `data` shape. */

@@ -6,6 +6,7 @@ export {
   MAX_POINTS_PER_SERIES,
   NESTED_TOO_DEEPLY,
   isStackOverflow,
+  rangeSeriesColumns,
   type EngineQueryClientOptions,
 } from './engine-query-client.js';
 export {

@@ -47,17 +47,17 @@ function groupSeries(input: Matrix, e: AggregateExpr): Grouping {
 }
 
 /** Evaluates an aggregation at every step, as Prometheus' `rangeEvalAgg`. */
-export function evalAggregate(ev: Evaluator, e: AggregateExpr): Matrix {
+export async function evalAggregate(ev: Evaluator, e: AggregateExpr): Promise<Matrix> {
   let stringParam = '';
   let params: Matrix | null = null;
   if (e.op === 'count_values') {
-    const p = e.param ? ev.eval(e.param) : null;
+    const p = e.param ? await ev.eval(e.param) : null;
     stringParam = p?.kind === 'string' ? p.v : '';
     if (!LABEL_NAME_RE.test(stringParam)) throw new QueryError('execution', `invalid label name ${JSON.stringify(stringParam)}`);
   } else if (e.param) {
-    params = ev.evalMatrix(e.param);
+    params = await ev.evalMatrix(e.param);
   }
-  const input = ev.evalMatrix(e.expr);
+  const input = await ev.evalMatrix(e.expr);
   const paramAt = (i: number, ts: number): number => {
     const s = params?.[0];
     if (!s) return NaN;
@@ -69,20 +69,20 @@ export function evalAggregate(ev: Evaluator, e: AggregateExpr): Matrix {
     case 'bottomk':
     case 'limitk':
     case 'limit_ratio':
-      out = aggregateK(ev, e, input, paramAt);
+      out = await aggregateK(ev, e, input, paramAt);
       break;
     case 'count_values':
-      out = countValues(ev, e, input, stringParam);
+      out = await countValues(ev, e, input, stringParam);
       break;
     default:
-      out = aggregateSimple(ev, e, input, paramAt);
+      out = await aggregateSimple(ev, e, input, paramAt);
   }
   ev.ctx.releaseSamples(countPoints(input));
   ev.ctx.addSamples(countPoints(out), 'aggregation');
   return out;
 }
 
-function aggregateSimple(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i: number, ts: number) => number): Matrix {
+async function aggregateSimple(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i: number, ts: number) => number): Promise<Matrix> {
   const { groupOf, metrics } = groupSeries(input, e);
   const G = metrics.length;
   const value = new Float64Array(G);
@@ -102,7 +102,7 @@ function aggregateSimple(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt
     }
   }
   for (let step = 0; step < ev.steps; step++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + input.length)) await ev.ctx.pause();
     const ts = ev.stepTime(step);
     touched.length = 0;
     for (let si = 0; si < input.length; si++) {
@@ -222,7 +222,7 @@ function addToMean(
   comp[g] = acc.c;
 }
 
-function aggregateK(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i: number, ts: number) => number): Matrix {
+async function aggregateK(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i: number, ts: number) => number): Promise<Matrix> {
   const { groupOf, metrics } = groupSeries(input, e);
   const heaps = metrics.map(() => new KHeap(e.op !== 'bottomk'));
   const picked: number[][] = metrics.map(() => []);
@@ -231,7 +231,7 @@ function aggregateK(ev: Evaluator, e: AggregateExpr, input: Matrix, paramAt: (i:
   const vals = new Float64Array(input.length);
   const present = new Uint8Array(input.length);
   for (let step = 0; step < ev.steps; step++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + input.length)) await ev.ctx.pause();
     const ts = ev.stepTime(step);
     const p = paramAt(step, ts);
     let k: number;
@@ -287,13 +287,13 @@ function ratioSelects(metric: Labels, ratio: number): boolean {
   return ratio >= 0 ? offset < ratio : offset >= 1 + ratio;
 }
 
-function countValues(ev: Evaluator, e: AggregateExpr, input: Matrix, label: string): Matrix {
+async function countValues(ev: Evaluator, e: AggregateExpr, input: Matrix, label: string): Promise<Matrix> {
   const out = new SeriesCollector();
   const cursors = new Int32Array(input.length);
   const base = input.map((s) => groupLabels(s.metric, e));
   const counts = new Map<string, { metric: Labels; n: number }>();
   for (let step = 0; step < ev.steps; step++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + input.length)) await ev.ctx.pause();
     const ts = ev.stepTime(step);
     counts.clear();
     for (let si = 0; si < input.length; si++) {

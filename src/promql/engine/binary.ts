@@ -9,19 +9,19 @@ import { mergeSameLabels } from './labels.js';
 import { evalVectorBinop } from './vector-binop.js';
 
 /** Evaluates a binary expression at every step. */
-export function evalBinary(ev: Evaluator, e: BinaryExpr): Matrix {
+export async function evalBinary(ev: Evaluator, e: BinaryExpr): Promise<Matrix> {
   if (e.op === '</' || e.op === '>/') {
     throw new QueryError('execution', `the trim operator ${e.op} applies to native histograms, which this engine does not support yet`);
   }
   const lScalar = isScalarExpr(e.lhs);
   const rScalar = isScalarExpr(e.rhs);
-  const lhs = ev.evalMatrix(e.lhs);
-  const rhs = ev.evalMatrix(e.rhs);
+  const lhs = await ev.evalMatrix(e.lhs);
+  const rhs = await ev.evalMatrix(e.rhs);
   let out: Matrix;
   if (lScalar && rScalar) out = scalarScalar(ev, e.op, lhs, rhs);
-  else if (rScalar) out = vectorScalar(ev, e.op, lhs, rhs, false, e.returnBool);
-  else if (lScalar) out = vectorScalar(ev, e.op, rhs, lhs, true, e.returnBool);
-  else out = evalVectorBinop(ev, e.op, lhs, rhs, e.matching ?? DEFAULT_MATCHING, e.returnBool);
+  else if (rScalar) out = await vectorScalar(ev, e.op, lhs, rhs, false, e.returnBool);
+  else if (lScalar) out = await vectorScalar(ev, e.op, rhs, lhs, true, e.returnBool);
+  else out = await evalVectorBinop(ev, e.op, lhs, rhs, e.matching ?? DEFAULT_MATCHING, e.returnBool);
   ev.ctx.releaseSamples(countPoints(lhs) + countPoints(rhs));
   ev.ctx.addSamples(countPoints(out), 'binary expression');
   return out;
@@ -66,12 +66,12 @@ function scalarScalar(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix): Ma
  * A vector and a scalar: the operator applies to every sample. `swapped` means the scalar was on
  * the left. A comparison keeps the vector's value whichever side it is on.
  */
-function vectorScalar(ev: Evaluator, op: BinaryOp, vec: Matrix, scalar: Matrix, swapped: boolean, returnBool: boolean): Matrix {
+async function vectorScalar(ev: Evaluator, op: BinaryOp, vec: Matrix, scalar: Matrix, swapped: boolean, returnBool: boolean): Promise<Matrix> {
   const out: Matrix = [];
   const r = { v: 0, keep: false };
   const dropsName = isArithmetic(op) || returnBool;
   for (const s of vec) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + s.t.length)) await ev.ctx.pause();
     const series: Series = { metric: s.metric, t: [], f: [], dropName: s.dropName };
     for (let k = 0; k < s.t.length; k++) {
       const ts = s.t[k];

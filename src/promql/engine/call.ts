@@ -21,12 +21,12 @@ const ANCHORED_OK = ['changes', 'delta', 'increase', 'rate', 'resets'];
 const SMOOTHED_OK = ['delta', 'increase', 'rate'];
 
 /** Evaluates a function call at every step. */
-export function evalCall(ev: Evaluator, call: Call): EvalResult {
+export async function evalCall(ev: Evaluator, call: Call): Promise<EvalResult> {
   const name = call.func.name;
-  if (name === 'info') return { kind: 'matrix', m: evalInfo(ev, call) };
+  if (name === 'info') return { kind: 'matrix', m: await evalInfo(ev, call) };
   if (name === 'timestamp') {
     const vs = unwrap(call.args[0]);
-    if (vs.type === 'VectorSelector') return { kind: 'matrix', m: evalTimestampOfSelector(ev, vs) };
+    if (vs.type === 'VectorSelector') return { kind: 'matrix', m: await evalTimestampOfSelector(ev, vs) };
   }
   const matrixIndex = call.args.findIndex((a) => {
     const u = unwrap(a);
@@ -35,13 +35,13 @@ export function evalCall(ev: Evaluator, call: Call): EvalResult {
   const impl = FUNCTION_IMPLS.get(name);
   if (matrixIndex >= 0) {
     checkExtendedRange(call, matrixIndex);
-    if (name === 'absent_over_time') return { kind: 'matrix', m: evalAbsentOverTime(ev, call, matrixIndex) };
+    if (name === 'absent_over_time') return { kind: 'matrix', m: await evalAbsentOverTime(ev, call, matrixIndex) };
     if (impl?.kind !== 'range') throw new QueryError('internal', `function ${name} has no range implementation`);
-    return { kind: 'matrix', m: evalRangeFunction(ev, call, matrixIndex, impl.call, impl.dropsName) };
+    return { kind: 'matrix', m: await evalRangeFunction(ev, call, matrixIndex, impl.call, impl.dropsName) };
   }
   if (impl?.kind !== 'instant') throw new QueryError('internal', `function ${name} is not implemented`);
   if (name.startsWith('sort') && ev.steps > 1) ev.ctx.init.annotations.warn(SORT_IN_RANGE_QUERY_WARNING);
-  return { kind: 'matrix', m: evalInstantFunction(ev, call, impl.call) };
+  return { kind: 'matrix', m: await evalInstantFunction(ev, call, impl.call) };
 }
 
 /** Strips parentheses and step-invariant wrappers. */
@@ -64,15 +64,17 @@ function checkExtendedRange(call: Call, matrixIndex: number): void {
 }
 
 /** Functions over instant vectors and scalars: gather each argument's vector per step and call. */
-function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunction): Matrix {
-  const args = call.args.map((a) => ev.eval(a));
+async function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunction): Promise<Matrix> {
+  const args: EvalResult[] = [];
+  for (const a of call.args) args.push(await ev.eval(a));
   const fctx = new FunctionContextImpl(ev, call.args);
   const cursors = args.map((a) => (a.kind === 'matrix' ? new Int32Array(a.m.length) : new Int32Array(0)));
   const vectors: Vector[] = args.map(() => []);
   const out = new SeriesCollector();
   const scalarResult = call.func.returnType === 'scalar';
+  const width = args.reduce((n, a) => n + (a.kind === 'matrix' ? a.m.length : 0), 1);
   for (let i = 0; i < ev.steps; i++) {
-    ev.ctx.check();
+    if (ev.ctx.check(width)) await ev.ctx.pause();
     const ts = ev.stepTime(i);
     for (let j = 0; j < args.length; j++) {
       const a = args[j];
@@ -111,19 +113,24 @@ export function gatherStep(m: Matrix, cursors: Int32Array, ts: number): Vector {
 }
 
 /** Range-vector functions: slide each series' window over the steps and call once per window. */
-function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: RangeFunction, dropsName: boolean): Matrix {
-  const scalarArgs = call.args.map((a, i) => (i === matrixIndex || a.type === 'StringLiteral' ? null : ev.evalMatrix(a)));
+async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number, fn: RangeFunction, dropsName: boolean): Promise<Matrix> {
+  const scalarArgs: (Matrix | null)[] = [];
+  for (let i = 0; i < call.args.length; i++) {
+    const a = call.args[i];
+    scalarArgs.push(i === matrixIndex || a.type === 'StringLiteral' ? null : await ev.evalMatrix(a));
+  }
   const scalars: number[] = new Array<number>(call.args.length - 1).fill(0);
-  const arg = evalRangeArgument(ev, call.args[matrixIndex]);
+  const arg = await evalRangeArgument(ev, call.args[matrixIndex]);
   const fctx = new FunctionContextImpl(ev, call.args);
   fctx.anchored = arg.anchored;
   fctx.smoothed = arg.smoothed;
   const out: Matrix = [];
-  arg.forEachSeries((metric, t, f, dropName) => {
+  await arg.forEachSeries(async (metric, t, f, dropName) => {
     const series: Series = { metric, t: [], f: [], dropName };
     const win = { metric, t, f, lo: 0, hi: 0 };
     for (let i = 0; i < ev.steps; i++) {
-      ev.ctx.check();
+      // The last window's size stands for this step's work (functions walk their window).
+      if (ev.ctx.check(1 + win.hi - win.lo)) await ev.ctx.pause();
       const ts = ev.stepTime(i);
       const ref = rangeRef(arg, ts);
       const start = ref - arg.rangeMs;
@@ -168,12 +175,13 @@ function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: number }, st
 }
 
 /** `absent_over_time(v[r])`: 1 at every step where no series has a point in the window. */
-function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Matrix {
-  const arg = evalRangeArgument(ev, call.args[matrixIndex]);
+async function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Promise<Matrix> {
+  const arg = await evalRangeArgument(ev, call.args[matrixIndex]);
   const present = new Uint8Array(ev.steps);
-  arg.forEachSeries((_metric, t) => {
+  await arg.forEachSeries(async (_metric, t) => {
     const win = { t, lo: 0, hi: 0 };
     for (let i = 0; i < ev.steps; i++) {
+      if (ev.ctx.check()) await ev.ctx.pause();
       const ref = rangeRef(arg, ev.stepTime(i));
       advanceWindow(win, ref - arg.rangeMs, ref);
       if (win.hi > win.lo) present[i] = 1;
@@ -192,16 +200,16 @@ function evalAbsentOverTime(ev: Evaluator, call: Call, matrixIndex: number): Mat
 }
 
 /** `timestamp(selector)`: the timestamp of the sample each step selects, in seconds. */
-function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Matrix {
+async function evalTimestampOfSelector(ev: Evaluator, vs: VectorSelector): Promise<Matrix> {
   const lookback = ev.ctx.init.lookbackDeltaMs;
   const first = refTime(vs, ev.startMs);
   const last = refTime(vs, ev.endMs);
   const out: Matrix = [];
-  scanSeries(ev, vs, Math.min(first, last) - lookback, Math.max(first, last), true, (s) => {
+  await scanSeries(ev, vs, Math.min(first, last) - lookback, Math.max(first, last), true, async (s) => {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1;
     for (let i = 0; i < ev.steps; i++) {
-      ev.ctx.check();
+      if (ev.ctx.check()) await ev.ctx.pause();
       const ts = ev.stepTime(i);
       const ref = refTime(vs, ts);
       if (j >= 0 && s.t[j] > ref) j = -1;

@@ -16,6 +16,21 @@ export interface QueryContextInit {
   readonly now: () => number;
   readonly deadlineMs: number;
   readonly signal: AbortSignal | undefined;
+  /**
+   * How long the evaluation may now hold the event loop before it yields (ms of `now`); other
+   * requests (`/-/healthy`, other queries, the client's disconnect) run in between. A function:
+   * the engine shares its budget among the queries evaluating at once, because every query
+   * waiting to resume runs in the same turn of the loop.
+   */
+  readonly sliceMs: () => number;
+}
+
+/** Units of work (steps, samples, series × steps) between two reads of the clock. */
+const WORK_PER_CLOCK_READ = 1024;
+
+/** Lets the event loop run everything that is ready (I/O included), then resumes. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -28,11 +43,17 @@ export class QueryContext {
   currentSamples = 0;
   peakSamples = 0;
   totalQueryableSamples = 0;
-  private ticks = 0;
+  /** Work counted since the clock was last read. */
+  private work = 0;
+  /** Clock reads so far (each a point where the deadline and the signal were checked). */
+  clockReads = 0;
+  private lastYieldMs: number;
   /** Points produced by the node being evaluated that `addSamples` has not counted yet. */
   private pending = 0;
 
-  constructor(readonly init: QueryContextInit) {}
+  constructor(readonly init: QueryContextInit) {
+    this.lastYieldMs = init.now();
+  }
 
   /** Accounts for `n` more samples held; throws when the query holds too many. */
   addSamples(n: number, where: string): void {
@@ -57,19 +78,35 @@ export class QueryContext {
   }
 
   /**
-   * Fails the query when its deadline passed or it was cancelled. Cheap enough to call in loops:
-   * the clock is read once every 256 calls.
+   * Counts `work` units (one step, one sample read, or a step over `n` series) and, every
+   * `WORK_PER_CLOCK_READ` units, reads the clock: fails the query when its deadline passed or it
+   * was cancelled. Returns true when the evaluation has held the event loop for `sliceMs()`:
+   * an async caller then awaits `pause()`; a synchronous one ignores it. Cheap enough for inner
+   * loops.
    */
-  check(): void {
-    if ((++this.ticks & 255) !== 0) return;
-    this.checkNow();
+  check(work = 1): boolean {
+    this.work += work;
+    if (this.work < WORK_PER_CLOCK_READ) return false;
+    this.work = 0;
+    const t = this.checkNow();
+    return t - this.lastYieldMs >= this.init.sliceMs();
   }
 
-  /** Like `check`, but always reads the clock. */
-  checkNow(): void {
+  /** Like `check`, but always reads the clock; returns the time read. */
+  checkNow(): number {
+    this.clockReads++;
     if (this.init.signal?.aborted) throw new QueryError('canceled', 'query was canceled');
-    if (this.init.now() > this.init.deadlineMs) {
-      throw new QueryError('timeout', 'query timed out in expression evaluation');
-    }
+    const t = this.init.now();
+    if (t > this.init.deadlineMs) throw new QueryError('timeout', 'query timed out in expression evaluation');
+    return t;
+  }
+
+  /**
+   * Yields to the event loop (after `check` returned true), then checks again: the client may
+   * have gone away, or the deadline passed, while others ran.
+   */
+  async pause(): Promise<void> {
+    await yieldToEventLoop();
+    this.lastYieldMs = this.checkNow();
   }
 }

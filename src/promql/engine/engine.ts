@@ -34,6 +34,12 @@ export interface EngineOptions {
   readonly enableBinopFillModifiers?: boolean;
   /** `--enable-feature=promql-delayed-name-removal`: drop `__name__` at the end of evaluation. */
   readonly enableDelayedNameRemoval?: boolean;
+  /**
+   * How long (ms) queries may hold the event loop before they yield to other work (default 10):
+   * `/-/healthy`, other requests and a client's disconnect are served in between. Queries
+   * evaluating at once share it (each yields after its share), so a turn of the loop stays short.
+   */
+  readonly yieldEveryMs?: number;
   /** Wall clock (ms), injected for tests. */
   readonly now?: () => number;
 }
@@ -41,6 +47,8 @@ export interface EngineOptions {
 /** The embedded PromQL engine. It reads storage only through `Queryable`. */
 export class Engine implements QueryEngine {
   private readonly gate: Gate;
+  /** Queries evaluating now; they share `yieldEveryMs` of each turn of the event loop. */
+  private evaluating = 0;
   readonly parserOptions: ParserOptions;
 
   constructor(readonly options: EngineOptions = {}) {
@@ -90,7 +98,9 @@ export class Engine implements QueryEngine {
   private async run(queryable: Queryable, parsed: Expr, frame: QueryFrame, opts: QueryOptions): Promise<QueryResult> {
     const now = this.options.now ?? Date.now;
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 120_000;
+    const yieldEveryMs = this.options.yieldEveryMs ?? 10;
     const release = await this.gate.acquire(opts.signal);
+    this.evaluating++;
     const began = now();
     try {
       const lookbackDeltaMs = opts.lookbackDeltaMs ?? this.options.lookbackDeltaMs ?? 300_000;
@@ -109,11 +119,12 @@ export class Engine implements QueryEngine {
         now,
         deadlineMs: began + timeoutMs,
         signal: opts.signal,
+        sliceMs: () => yieldEveryMs / Math.max(1, this.evaluating),
       });
       try {
         ctx.checkNow();
         const ev = new Evaluator(ctx, frame.startMs, frame.endMs, frame.stepMs);
-        const r = ev.eval(expr);
+        const r = await ev.eval(expr);
         const value = toValue(r.kind === 'string' ? r.v : r.m, exprType(parsed), frame);
         return {
           value,
@@ -129,6 +140,7 @@ export class Engine implements QueryEngine {
         querier.close();
       }
     } finally {
+      this.evaluating--;
       release();
     }
   }

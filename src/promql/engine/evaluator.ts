@@ -38,24 +38,27 @@ export class Evaluator {
   }
 
   /** Evaluates a node whose type is instant vector or scalar and returns its matrix. */
-  evalMatrix(e: Expr): Matrix {
-    const r = this.eval(e);
+  async evalMatrix(e: Expr): Promise<Matrix> {
+    const r = await this.eval(e);
     if (r.kind !== 'matrix') throw new QueryError('internal', `expected a matrix from ${e.type}, got a string`);
     return r.m;
   }
 
-  /** Evaluates any node. */
-  eval(e: Expr): EvalResult {
-    this.ctx.check();
+  /**
+   * Evaluates any node. Evaluation is asynchronous only to yield to the event loop now and then
+   * (`QueryContext.pause`); it never waits for anything else.
+   */
+  async eval(e: Expr): Promise<EvalResult> {
+    if (this.ctx.check()) await this.ctx.pause();
     switch (e.type) {
       case 'AggregateExpr':
-        return matrix(evalAggregate(this, e));
+        return matrix(await evalAggregate(this, e));
       case 'BinaryExpr':
-        return matrix(evalBinary(this, e));
+        return matrix(await evalBinary(this, e));
       case 'Call':
         return evalCall(this, e);
       case 'MatrixSelector':
-        return matrix(evalMatrixSelector(this, e));
+        return matrix(await evalMatrixSelector(this, e));
       case 'NumberLiteral':
         return matrix(this.constant(e.value));
       case 'DurationExpr':
@@ -67,9 +70,9 @@ export class Evaluator {
       case 'UnaryExpr':
         return this.evalUnary(e.op, e.expr);
       case 'VectorSelector':
-        return matrix(evalVectorSelector(this, e));
+        return matrix(await evalVectorSelector(this, e));
       case 'SubqueryExpr':
-        return matrix(this.evalSubquery(e));
+        return matrix(await this.evalSubquery(e));
       case 'StepInvariantExpr':
         return this.evalStepInvariant(e);
     }
@@ -93,8 +96,8 @@ export class Evaluator {
     else s.metric = dropMetricName(s.metric);
   }
 
-  private evalUnary(op: '-' | '+', inner: Expr): EvalResult {
-    const r = this.eval(inner);
+  private async evalUnary(op: '-' | '+', inner: Expr): Promise<EvalResult> {
+    const r = await this.eval(inner);
     if (op === '+' || r.kind !== 'matrix') return r;
     for (const s of r.m) {
       for (let i = 0; i < s.f.length; i++) s.f[i] = -s.f[i];
@@ -108,7 +111,7 @@ export class Evaluator {
    * Evaluates the inside of a subquery over its own steps: aligned to multiples of its step,
    * starting at the first one after `start - offset - range`.
    */
-  evalSubquery(e: SubqueryExpr): Matrix {
+  async evalSubquery(e: SubqueryExpr): Promise<Matrix> {
     const intervalMs = e.stepMs > 0 ? e.stepMs : this.ctx.init.noStepSubqueryIntervalMs;
     const evalStart = e.timestampMs ?? this.startMs;
     const evalEnd = e.timestampMs ?? this.endMs;
@@ -120,17 +123,18 @@ export class Evaluator {
     return child.evalMatrix(e.expr);
   }
 
-  private evalStepInvariant(e: StepInvariantExpr): EvalResult {
+  private async evalStepInvariant(e: StepInvariantExpr): Promise<EvalResult> {
     const inner = e.expr;
     if (inner.type === 'StringLiteral' || inner.type === 'NumberLiteral') return this.eval(inner);
     const child = new Evaluator(this.ctx, this.startMs, this.startMs, this.intervalMs);
-    const r = child.eval(inner);
+    const r = await child.eval(inner);
     if (r.kind !== 'matrix') return r;
     let unwrapped: Expr = inner;
     while (unwrapped.type === 'ParenExpr') unwrapped = unwrapped.expr;
     if (unwrapped.type === 'MatrixSelector' || unwrapped.type === 'SubqueryExpr' || this.steps === 1) return r;
     // The value is the same at every step; only its timestamps change.
     for (const s of r.m) {
+      if (this.ctx.check(this.steps)) await this.ctx.pause();
       if (s.f.length !== 1) continue;
       const v = s.f[0];
       this.ctx.addSamples(this.steps - 1, 'step invariant expression');

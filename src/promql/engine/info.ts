@@ -22,8 +22,8 @@ function unwrapSelector(e: Expr | undefined): VectorSelector | null {
  * info series are missing is dropped unless every data matcher accepts the empty string. Labels
  * the series already has win; two info metrics disagreeing on a label are an error.
  */
-export function evalInfo(ev: Evaluator, call: Call): Matrix {
-  const base = ev.evalMatrix(call.args[0]);
+export async function evalInfo(ev: Evaluator, call: Call): Promise<Matrix> {
+  const base = await ev.evalMatrix(call.args[0]);
   const sel = unwrapSelector(call.args[1]);
   const all = sel?.matchers ?? [];
   let nameMatchers = all.filter((m) => m.name === '__name__');
@@ -46,7 +46,7 @@ export function evalInfo(ev: Evaluator, call: Call): Matrix {
     pos: call.pos,
   };
   const lookback = ev.ctx.init.lookbackDeltaMs;
-  const info = loadSeries(ev, infoSelector, ev.startMs - lookback, ev.endMs, true);
+  const info = await loadSeries(ev, infoSelector, ev.startMs - lookback, ev.endMs, true);
   const infoCursors = new Int32Array(info.length).fill(-1);
   const includeOnly = dataMatchers.length > 0 ? [...new Set(dataMatchers.map((m) => m.name))] : null;
   const emptyOk = dataMatchers.every((m) => m.matches(''));
@@ -56,7 +56,7 @@ export function evalInfo(ev: Evaluator, call: Call): Matrix {
   const baseCursors = new Int32Array(base.length);
   const infos: { metric: Labels; tMs: number }[] = [];
   for (let i = 0; i < ev.steps; i++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + base.length + info.length)) await ev.ctx.pause();
     const ts = ev.stepTime(i);
     infos.length = 0;
     for (let k = 0; k < info.length; k++) {

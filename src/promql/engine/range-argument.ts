@@ -6,7 +6,7 @@ import { countPoints } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
 
 /** Receives one series of a range-vector argument; the arrays are valid only during the call. */
-export type RangeSeriesVisitor = (metric: Labels, t: ArrayLike<number>, f: ArrayLike<number>, dropName: boolean) => void;
+export type RangeSeriesVisitor = (metric: Labels, t: ArrayLike<number>, f: ArrayLike<number>, dropName: boolean) => void | Promise<void>;
 
 /** The range-vector argument of a function: how windows are cut, and its series one at a time. */
 export interface RangeArgument {
@@ -17,7 +17,7 @@ export interface RangeArgument {
   readonly anchored: boolean;
   readonly smoothed: boolean;
   /** Streams the series (stale markers removed), in label order for selectors. */
-  forEachSeries(visit: RangeSeriesVisitor): void;
+  forEachSeries(visit: RangeSeriesVisitor): Promise<void>;
   /** Gives back the samples the argument holds (a subquery's result); call once, when done. */
   release(): void;
 }
@@ -28,18 +28,18 @@ export interface RangeArgument {
  * `anchored`/`smoothed` ranges, whose functions look around the window) through a reused buffer,
  * so a query never holds all raw samples at once; a subquery is evaluated over its own steps.
  */
-export function evalRangeArgument(ev: Evaluator, arg: Expr): RangeArgument {
+export async function evalRangeArgument(ev: Evaluator, arg: Expr): Promise<RangeArgument> {
   while (arg.type === 'ParenExpr' || arg.type === 'StepInvariantExpr') arg = arg.expr;
   if (arg.type === 'SubqueryExpr') {
-    const m = ev.evalSubquery(arg);
+    const m = await ev.evalSubquery(arg);
     return {
       rangeMs: arg.rangeMs,
       offsetMs: arg.offsetMs,
       timestampMs: arg.timestampMs,
       anchored: false,
       smoothed: false,
-      forEachSeries: (visit) => {
-        for (const s of m) visit(s.metric, s.t, s.f, s.dropName);
+      forEachSeries: async (visit) => {
+        for (const s of m) await visit(s.metric, s.t, s.f, s.dropName);
       },
       release: () => ev.ctx.releaseSamples(countPoints(m)),
     };
@@ -58,9 +58,7 @@ export function evalRangeArgument(ev: Evaluator, arg: Expr): RangeArgument {
     timestampMs: vs.timestampMs,
     anchored: vs.anchored,
     smoothed: vs.smoothed,
-    forEachSeries: (visit) => {
-      scanSeries(ev, vs, minT, maxT, false, (s) => visit(s.metric, s.t, s.f, false));
-    },
+    forEachSeries: (visit) => scanSeries(ev, vs, minT, maxT, false, (s) => visit(s.metric, s.t, s.f, false)),
     release: () => undefined,
   };
 }

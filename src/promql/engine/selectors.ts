@@ -51,20 +51,20 @@ class SeriesBuffer {
  * views of a buffer reused for the next series: copy what must outlive the call. The samples
  * count against the query's budget while `visit` runs.
  */
-export function scanSeries(
+export async function scanSeries(
   ev: Evaluator,
   vs: VectorSelector,
   minT: number,
   maxT: number,
   keepStale: boolean,
-  visit: (s: LoadedSeries) => void,
-): void {
+  visit: (s: LoadedSeries) => void | Promise<void>,
+): Promise<void> {
   const { querier } = ev.ctx.init;
   const set = querier.select(vs.matchers, { startMs: minT + 1, endMs: maxT });
   const buf = new SeriesBuffer();
   let it: SeriesIterator | undefined;
   while (set.next()) {
-    ev.ctx.check();
+    if (ev.ctx.check()) await ev.ctx.pause();
     const series = set.at();
     it = series.iterator(it);
     buf.n = 0;
@@ -75,6 +75,8 @@ export function scanSeries(
         if (s.tMs > maxT) break;
         const stale = isStaleNaN(s.value);
         if (stale && !keepStale) continue;
+        // Reading chunks is work too: a series of millions of samples must not outlive the deadline.
+        if (ev.ctx.check()) await ev.ctx.pause();
         ev.ctx.point();
         buf.push(s.tMs, s.value, stale);
       } while (it.next());
@@ -84,7 +86,7 @@ export function scanSeries(
     const n = buf.n;
     ev.ctx.totalQueryableSamples += n;
     ev.ctx.addSamples(n, 'series read');
-    visit({
+    await visit({
       metric: series.labels,
       t: buf.t.subarray(0, n),
       f: buf.f.subarray(0, n),
@@ -97,9 +99,9 @@ export function scanSeries(
 }
 
 /** Like `scanSeries`, but copies every series out (for small selections such as `info`'s). */
-export function loadSeries(ev: Evaluator, vs: VectorSelector, minT: number, maxT: number, keepStale: boolean): LoadedSeries[] {
+export async function loadSeries(ev: Evaluator, vs: VectorSelector, minT: number, maxT: number, keepStale: boolean): Promise<LoadedSeries[]> {
   const out: LoadedSeries[] = [];
-  scanSeries(ev, vs, minT, maxT, keepStale, (s) => {
+  await scanSeries(ev, vs, minT, maxT, keepStale, (s) => {
     out.push({ metric: s.metric, t: Array.from(s.t), f: Array.from(s.f), stale: s.stale ? Array.from(s.stale) : null });
   });
   return out;
@@ -115,18 +117,18 @@ export function refTime(vs: VectorSelector, ts: number): number {
  * `(ref - lookback, ref]`, unless that sample is a stale marker. With `smoothed`, the value is
  * interpolated linearly between the samples around `ref`.
  */
-export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
+export async function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Promise<Matrix> {
   const lookback = ev.ctx.init.lookbackDeltaMs;
   const firstRef = refTime(vs, ev.startMs);
   const lastRef = refTime(vs, ev.endMs);
   const lo = Math.min(firstRef, lastRef) - lookback;
   const hi = Math.max(firstRef, lastRef) + (vs.smoothed ? lookback : 0);
   const out: Matrix = [];
-  scanSeries(ev, vs, lo, hi, true, (s) => {
+  await scanSeries(ev, vs, lo, hi, true, async (s) => {
     const series: Series = { metric: s.metric, t: [], f: [], dropName: false };
     let j = -1; // index of the last sample at or before the reference time
     for (let i = 0; i < ev.steps; i++) {
-      ev.ctx.check();
+      if (ev.ctx.check()) await ev.ctx.pause();
       const ts = ev.stepTime(i);
       const ref = refTime(vs, ts);
       if (j >= 0 && s.t[j] > ref) j = -1; // only with a constant @ time and moving steps: restart
@@ -154,11 +156,11 @@ export function evalVectorSelector(ev: Evaluator, vs: VectorSelector): Matrix {
  * Evaluates a range vector selector on its own (an instant query such as `foo[5m]`): every sample
  * in `(ref - range, ref]` at the query's single evaluation time, metric names kept.
  */
-export function evalMatrixSelector(ev: Evaluator, ms: MatrixSelector): Matrix {
+export async function evalMatrixSelector(ev: Evaluator, ms: MatrixSelector): Promise<Matrix> {
   const vs = ms.vectorSelector;
   const ref = refTime(vs, ev.startMs);
   const out: Matrix = [];
-  scanSeries(ev, vs, ref - ms.rangeMs, ref, false, (s) => {
+  await scanSeries(ev, vs, ref - ms.rangeMs, ref, false, (s) => {
     if (s.t.length > 0) out.push({ metric: s.metric, t: Array.from(s.t), f: Array.from(s.f), dropName: false });
   });
   ev.ctx.addSamples(countPoints(out), 'range vector selector');

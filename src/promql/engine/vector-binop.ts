@@ -39,14 +39,14 @@ function stepIndices(m: Matrix, cursors: Int32Array, ts: number, idx: number[], 
 }
 
 /** Evaluates `lhs op rhs` between two instant vectors at every step, as Prometheus' `VectorBinop`/`VectorAnd`/... */
-export function evalVectorBinop(
+export async function evalVectorBinop(
   ev: Evaluator,
   op: BinaryOp,
   lhs: Matrix,
   rhs: Matrix,
   matching: VectorMatching,
   returnBool: boolean,
-): Matrix {
+): Promise<Matrix> {
   const sigL = lhs.map((s) => matchLabels(s.metric, matching).key());
   const sigR = rhs.map((s) => matchLabels(s.metric, matching).key());
   if (isSetOp(op)) return evalSetOp(ev, op, lhs, rhs, sigL, sigR);
@@ -110,7 +110,7 @@ export function evalVectorBinop(
   };
 
   for (let i = 0; i < ev.steps; i++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + many.length + one.length)) await ev.ctx.pause();
     const ts = ev.stepTime(i);
     stepIndices(many, curMany, ts, mIdx, mPos);
     stepIndices(one, curOne, ts, oIdx, oPos);
@@ -179,7 +179,7 @@ function resultMetric(many: Labels, one: Labels, matching: VectorMatching): Labe
 }
 
 /** `and`, `or`, `unless`: filter or merge whole samples by their match signature; labels stay as they are. */
-function evalSetOp(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix, sigL: string[], sigR: string[]): Matrix {
+async function evalSetOp(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix, sigL: string[], sigR: string[]): Promise<Matrix> {
   const outL: Series[] = lhs.map((s) => ({ metric: s.metric, t: [], f: [], dropName: s.dropName }));
   const outR: Series[] = rhs.map((s) => ({ metric: s.metric, t: [], f: [], dropName: s.dropName }));
   const curL = new Int32Array(lhs.length);
@@ -190,7 +190,7 @@ function evalSetOp(ev: Evaluator, op: BinaryOp, lhs: Matrix, rhs: Matrix, sigL: 
   const rPos: number[] = [];
   const sigs = new Set<string>();
   for (let i = 0; i < ev.steps; i++) {
-    ev.ctx.check();
+    if (ev.ctx.check(1 + lhs.length + rhs.length)) await ev.ctx.pause();
     const ts = ev.stepTime(i);
     stepIndices(lhs, curL, ts, lIdx, lPos);
     stepIndices(rhs, curR, ts, rIdx, rPos);

@@ -6,6 +6,7 @@ import type { Handler } from '../http.js';
 import { readForm, type Form } from './form.js';
 import { ApiError, goQuote, invalidParam, nsToMs, parseDurationNs, parseTime } from './params.js';
 import { describeError, respond, respondError, type ApiResult } from './respond.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './stream.js';
 import type { StatusSources } from './status.js';
 
 /** Limits on what one API request may carry. */
@@ -14,10 +15,19 @@ export interface ApiLimits {
   readonly maxQueryBytes: number;
   /** Largest form-encoded POST body, in bytes. */
   readonly maxBodyBytes: number;
+  /**
+   * Most bytes of JSON (before gzip) one query answer may have (`--query.max-response-bytes`).
+   * An answer known to pass it before streaming starts is refused with `execution` (422); one
+   * that passes it while streaming has its connection cut (docs/api.md).
+   */
+  readonly maxResponseBytes: number;
 }
 
-/** Default limits: 64 KiB per query, 10 MiB per form body (Go's `maxFormSize`, which Prometheus inherits). */
-export const DEFAULT_API_LIMITS: ApiLimits = { maxQueryBytes: 64 * 1024, maxBodyBytes: 10 * 1024 * 1024 };
+/**
+ * Default limits: 64 KiB per query, 10 MiB per form body (Go's `maxFormSize`, which Prometheus
+ * inherits), 512 MiB per answer (about 18 M points; V8's longest string is about as long).
+ */
+export const DEFAULT_API_LIMITS: ApiLimits = { maxQueryBytes: 64 * 1024, maxBodyBytes: 10 * 1024 * 1024, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES };
 
 /** What the `/api/v1` routes need from the server. */
 export interface ApiDeps {
@@ -53,7 +63,7 @@ export function apiHandler(deps: ApiDeps, fn: (ctx: ApiContext) => Promise<ApiRe
     try {
       const form = await readForm(req, deps.limits.maxBodyBytes);
       const result = await fn({ req, form, params, signal: ac.signal });
-      if (!res.destroyed) await respond(req, res, result);
+      if (!res.destroyed) await respond(req, res, result, { maxBytes: deps.limits.maxResponseBytes, logger: deps.logger });
     } catch (e) {
       if (res.destroyed || res.headersSent) return;
       const { errorType, message } = describeError(e, deps.logger, url.pathname);

@@ -5,7 +5,8 @@
  * `formatTimestampJson` (`1700006700.500`). Byte-for-byte equality with Prometheus keeps the
  * goldens honest and any client's parser happy.
  */
-import { formatTimestampJson, unixSecondsToMs, type InstantQueryData, type Metric, type QueryStatsWire, type RangeQueryData, type SamplePair } from '../../query/index.js';
+import { rangeSeriesColumns } from '../../promql/index.js';
+import { formatTimestampJson, samplePair, unixSecondsToMs, type InstantQueryData, type Metric, type QueryStatsWire, type RangeQueryData, type RangeSeries, type SamplePair } from '../../query/index.js';
 
 /** Pre-encoded JSON text, inserted verbatim by `encodeJson`. */
 export class RawJson {
@@ -25,6 +26,7 @@ export function goString(s: string): string {
 /** Encodes plain data (objects, arrays, strings, finite numbers, booleans, null, `RawJson`). Undefined properties are left out. */
 export function encodeJson(v: unknown): string {
   if (v instanceof RawJson) return v.text;
+  if (v instanceof JsonParts) return v.text();
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
@@ -61,28 +63,127 @@ function scalarPairJson(p: SamplePair): string {
   return `[${JSON.stringify(unixSecondsToMs(p[0]) / 1000)},${goString(p[1])}]`;
 }
 
-/** The `data` of a query answer: `{"resultType":…,"result":…[,"stats":…]}`. */
-export function queryDataJson(d: InstantQueryData | RangeQueryData, stats?: QueryStatsWire): RawJson {
-  let result: string;
+/**
+ * JSON text produced in parts, for answers too big to build as one string (V8 refuses strings
+ * past about 512 MiB): `parts()` yields the text in order, and `minBytes` is a lower bound of its
+ * length, known before any part is built, so that an answer sure to pass the response cap is
+ * refused before it is formatted.
+ */
+export class JsonParts {
+  constructor(
+    readonly parts: () => Iterable<string>,
+    readonly minBytes: number,
+  ) {}
+
+  /** The whole text (for small answers and tests). */
+  text(): string {
+    let s = '';
+    for (const p of this.parts()) s += p;
+    return s;
+  }
+}
+
+/** About how much text one part holds: big enough for few writes, small enough to bound memory. */
+const PART_BYTES = 64 * 1024;
+
+/** The least bytes a `[t,"v"]` pair with timestamp `tMs` takes, with its comma. */
+function minPairBytes(tMs: number): number {
+  return String(Math.floor(Math.abs(tMs) / 1000)).length + 7;
+}
+
+function* vectorParts(result: InstantQueryData & { resultType: 'vector' }): Generator<string> {
+  let part = '[';
+  for (let i = 0; i < result.result.length; i++) {
+    const s = result.result[i];
+    part += `${i > 0 ? ',' : ''}{"metric":${metricJson(s.metric)},"value":${pairJson(s.value)}}`;
+    if (part.length >= PART_BYTES) {
+      yield part;
+      part = '';
+    }
+  }
+  yield `${part}]`;
+}
+
+function* matrixParts(result: readonly RangeSeries[]): Generator<string> {
+  let part = '[';
+  for (let i = 0; i < result.length; i++) {
+    const s = result[i];
+    part += `${i > 0 ? ',' : ''}{"metric":${metricJson(s.metric)},"values":[`;
+    // The engine's series are formatted from their columns, one pair at a time.
+    const cols = rangeSeriesColumns(s);
+    const n = cols === null ? s.values.length : cols.t.length;
+    for (let k = 0; k < n; k++) {
+      const pair = pairJson(cols === null ? s.values[k] : samplePair(cols.t[k], cols.f[k]));
+      part += k > 0 ? `,${pair}` : pair;
+      if (part.length >= PART_BYTES) {
+        yield part;
+        part = '';
+      }
+    }
+    part += ']}';
+  }
+  yield `${part}]`;
+}
+
+function minMatrixBytes(result: readonly RangeSeries[]): number {
+  let n = 2;
+  for (const s of result) {
+    const cols = rangeSeriesColumns(s);
+    const len = cols === null ? s.values.length : cols.t.length;
+    if (len === 0) continue;
+    const first = cols === null ? unixSecondsToMs(s.values[0][0]) : cols.t[0];
+    const last = cols === null ? unixSecondsToMs(s.values[len - 1][0]) : cols.t[len - 1];
+    // Timestamps grow along a series, so the smaller magnitude of its ends bounds them all (1 digit if it crosses 0).
+    const least = Math.sign(first) === Math.sign(last) ? Math.min(minPairBytes(first), minPairBytes(last)) : 8;
+    n += 24 + len * least; // {"metric":{},"values":[]}, and each pair
+  }
+  return n;
+}
+
+/** The `data` of a query answer: `{"resultType":…,"result":…[,"stats":…]}`; vectors and matrices in parts. */
+export function queryDataJson(d: InstantQueryData | RangeQueryData, stats?: QueryStatsWire): RawJson | JsonParts {
+  const st = stats ?? d.stats;
+  const head = `{"resultType":"${d.resultType}","result":`;
+  const tail = `${st === undefined ? '' : `,"stats":${encodeJson(st)}`}}`;
   switch (d.resultType) {
     case 'scalar':
     case 'string':
-      result = scalarPairJson(d.result);
-      break;
-    case 'vector':
-      result = `[${d.result.map((s) => `{"metric":${metricJson(s.metric)},"value":${pairJson(s.value)}}`).join(',')}]`;
-      break;
-    case 'matrix':
-      result = `[${d.result.map((s) => `{"metric":${metricJson(s.metric)},"values":[${s.values.map(pairJson).join(',')}]}`).join(',')}]`;
-      break;
+      return new RawJson(`${head}${scalarPairJson(d.result)}${tail}`);
+    case 'vector': {
+      const min = head.length + tail.length + 2 + d.result.length * 28; // {"metric":{},"value":[0,"0"]}
+      return new JsonParts(function* () {
+        yield head;
+        yield* vectorParts(d);
+        yield tail;
+      }, min);
+    }
+    case 'matrix': {
+      const min = head.length + tail.length + minMatrixBytes(d.result);
+      return new JsonParts(function* () {
+        yield head;
+        yield* matrixParts(d.result);
+        yield tail;
+      }, min);
+    }
   }
-  const st = stats ?? d.stats;
-  return new RawJson(`{"resultType":"${d.resultType}","result":${result}${st === undefined ? '' : `,"stats":${encodeJson(st)}`}}`);
 }
 
 /** The success envelope: `{"status":"success","data":…[,"warnings":[…]][,"infos":[…]]}`. */
 export function successJson(data: unknown, warnings: readonly string[] = [], infos: readonly string[] = []): string {
+  if (data instanceof JsonParts) return successParts(data, warnings, infos).text();
   return encodeJson({ status: 'success', data, warnings: warnings.length > 0 ? warnings : undefined, infos: infos.length > 0 ? infos : undefined });
+}
+
+/** The success envelope around data given in parts. */
+export function successParts(data: JsonParts, warnings: readonly string[] = [], infos: readonly string[] = []): JsonParts {
+  const tail = encodeJson({ warnings: warnings.length > 0 ? warnings : undefined, infos: infos.length > 0 ? infos : undefined });
+  const rest = tail === '{}' ? '}' : `,${tail.slice(1)}`;
+  const head = '{"status":"success","data":';
+  return new JsonParts(function* () {
+    yield head;
+    yield* data.parts();
+    yield rest;
+  }, head.length + data.minBytes + rest.length);
 }
 
 /** The error envelope: `{"status":"error","errorType":…,"error":…}`. */

@@ -3,8 +3,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Logger } from '../../model/index.js';
 import { httpStatusForErrorType, isQueryClientError, type ErrorType } from '../../query/index.js';
-import { errorJson, successJson } from './json.js';
+import { errorJson, JsonParts, successJson, successParts } from './json.js';
 import { ApiError } from './params.js';
+import { writeJsonParts } from './stream.js';
 
 const gzip = promisify(zlib.gzip);
 
@@ -50,15 +51,36 @@ export function describeError(e: unknown, logger: Logger, path: string): { error
   return { errorType: 'internal', message: e instanceof Error ? e.message : String(e) };
 }
 
-/** Answers with Prometheus' success envelope, or 204 when `data` is null. */
-export async function respond(req: http.IncomingMessage, res: http.ServerResponse, r: ApiResult): Promise<void> {
+/** How big an answer may be, and where to report one cut short. */
+export interface ResponseLimits {
+  /** The most bytes of JSON (before gzip) an answer given in `JsonParts` may have. */
+  readonly maxBytes: number;
+  readonly logger: Logger;
+}
+
+/**
+ * Answers with Prometheus' success envelope, or 204 when `data` is null. Data given as
+ * `JsonParts` (query results) is streamed under `limits`; one sure to pass them is refused with
+ * `execution` (422) before anything is sent.
+ */
+export async function respond(req: http.IncomingMessage, res: http.ServerResponse, r: ApiResult, limits?: ResponseLimits): Promise<void> {
   if (r.data === null) {
     // Prometheus' compression handler announces gzip even on an empty 204; so do we.
     res.writeHead(204, acceptsGzip(req) ? { 'Content-Encoding': 'gzip' } : {});
     res.end();
     return;
   }
+  if (r.data instanceof JsonParts && limits !== undefined) {
+    const outcome = await writeJsonParts(req, res, successParts(r.data, r.warnings, r.infos), limits.maxBytes, limits.logger);
+    if (outcome === 'too_large') await respondError(req, res, 'execution', responseTooLargeMessage(limits.maxBytes));
+    return;
+  }
   await writeJson(req, res, 200, successJson(r.data, r.warnings, r.infos));
+}
+
+/** The error of an answer refused for its size. */
+export function responseTooLargeMessage(maxBytes: number): string {
+  return `the answer would take more than ${maxBytes} bytes of JSON (--query.max-response-bytes); select fewer series, a shorter range or a larger step`;
 }
 
 /** Answers with Prometheus' error envelope and the status its `errorType` maps to. */
