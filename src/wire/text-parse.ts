@@ -1,5 +1,8 @@
 import { parseFloatToken, parseIntMsToken, parseSecondsAsMsToken, type Fail } from './text-parse-number.js';
 import { Labels, METRIC_NAME_LABEL } from '../model/index.js';
+import { checkExposedLabel, labelValueTooLong, type ExpositionLimits } from './text-parse-limits.js';
+
+export { ExpositionLimitError, type ExpositionLimits } from './text-parse-limits.js';
 
 /** The two text formats the parser reads, as negotiated by `formatFromContentType`. */
 export type ExpositionFormat = 'prometheus-0.0.4' | 'openmetrics-1.0';
@@ -63,32 +66,6 @@ export function formatFromContentType(contentType: string | undefined): Expositi
   const semi = contentType.indexOf(';');
   const mediaType = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return mediaType === 'application/openmetrics-text' ? 'openmetrics-1.0' : 'prometheus-0.0.4';
-}
-
-/**
- * Limits a parser enforces line by line, so that a hostile exposition fails at its first
- * offending line instead of being read whole. Each is off when 0 or absent. Counts and lengths
- * follow Prometheus' `label_limit`, `label_name_length_limit` and `label_value_length_limit`
- * on the exposed labels: `__name__` counts as a label (its value is the metric name), labels with
- * an empty value do not (they are dropped), lengths are in UTF-8 bytes. Exemplar labels are
- * not limited.
- */
-export interface ExpositionLimits {
-  readonly labelLimit?: number;
-  readonly labelNameLengthLimit?: number;
-  readonly labelValueLengthLimit?: number;
-}
-
-/** A sample line over one of the `ExpositionLimits`; the message uses Prometheus' wording. */
-export class ExpositionLimitError extends Error {
-  /** Creates the error; `limit` names the configuration field that was exceeded. */
-  constructor(
-    readonly limit: 'label_limit' | 'label_name_length_limit' | 'label_value_length_limit',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ExpositionLimitError';
-  }
 }
 
 /**
@@ -225,21 +202,6 @@ const META_HELP = 1;
 const META_TYPE = 2;
 const META_UNIT = 4;
 
-/** UTF-8 length of `s` (lone surrogates count 3, as `TextEncoder` writes U+FFFD). */
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 2 units, 4 bytes
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
-
 /**
  * One parse: a cursor over the current block of whole lines plus the family table, which lasts
  * across blocks. Not reused across inputs.
@@ -268,18 +230,14 @@ class TextParser {
   private readonly scratch: string[] = [];
   private readonly scratchAt: number[] = [];
 
-  private readonly labelLimit: number;
-  private readonly nameLengthLimit: number;
-  private readonly valueLengthLimit: number;
+  private readonly limits: Required<ExpositionLimits>;
 
   constructor(
     private readonly om: boolean,
     private readonly onSample: (s: ParsedSample, family: ParsedFamily | undefined) => void,
     limits: ExpositionLimits,
   ) {
-    this.labelLimit = limits.labelLimit ?? 0;
-    this.nameLengthLimit = limits.labelNameLengthLimit ?? 0;
-    this.valueLengthLimit = limits.labelValueLengthLimit ?? 0;
+    this.limits = { labelLimit: limits.labelLimit ?? 0, labelNameLengthLimit: limits.labelNameLengthLimit ?? 0, labelValueLengthLimit: limits.labelValueLengthLimit ?? 0 };
   }
 
   /** Parses `text`, which holds whole lines only (the last may lack its `\n` at the end of input). */
@@ -529,8 +487,8 @@ class TextParser {
     const prev = this.prevName;
     const name = p - nameAt === prev.length && t.startsWith(prev, nameAt) ? prev : t.slice(nameAt, p);
     this.prevName = name;
-    if (this.valueLengthLimit > 0 && p - nameAt > this.valueLengthLimit) {
-      this.limitValue(name, METRIC_NAME_LABEL, name, p - nameAt);
+    if (this.limits.labelValueLengthLimit > 0 && p - nameAt > this.limits.labelValueLengthLimit) {
+      throw labelValueTooLong(this.limits, name, METRIC_NAME_LABEL, name, p - nameAt);
     }
     const family = this.associate(name, nameAt);
 
@@ -715,7 +673,8 @@ class TextParser {
     const om = this.om;
     const scratch = this.scratch;
     const intern = sample;
-    const limited = sample && (this.labelLimit > 0 || this.nameLengthLimit > 0 || this.valueLengthLimit > 0);
+    const l = this.limits;
+    const limited = sample && (l.labelLimit > 0 || l.labelNameLengthLimit > 0 || l.labelValueLengthLimit > 0);
     this.pos++;
     let count = 0;
     /** Labels with a value so far, `__name__` included: empty values are dropped, so they do not count. */
@@ -770,34 +729,7 @@ class TextParser {
 
   /** Fails a label over a name or value length limit, or the line once it has too many labels. */
   private checkLabel(metric: string, name: string, value: string, kept: number): void {
-    const met = metric.slice(0, 50);
-    if (this.labelLimit > 0 && kept > this.labelLimit) {
-      // The rest of the line is not read, so the exact count is unknown.
-      throw new ExpositionLimitError(
-        'label_limit',
-        `label_limit exceeded (metric: ${met}, number of labels: more than ${this.labelLimit}, limit: ${this.labelLimit})`,
-      );
-    }
-    const nl = this.nameLengthLimit;
-    if (nl > 0 && name.length > nl) {
-      throw new ExpositionLimitError(
-        'label_name_length_limit',
-        `label_name_length_limit exceeded (metric: ${met}, label name: ${name.slice(0, 50)}, length: ${name.length}, limit: ${nl})`,
-      );
-    }
-    // A UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): count bytes only when it matters.
-    const vl = this.valueLengthLimit;
-    if (vl > 0 && value.length * 3 > vl) {
-      const len = utf8Length(value);
-      if (len > vl) this.limitValue(metric, name, value, len);
-    }
-  }
-
-  private limitValue(metric: string, name: string, value: string, length: number): never {
-    throw new ExpositionLimitError(
-      'label_value_length_limit',
-      `label_value_length_limit exceeded (metric: ${metric.slice(0, 50)}, label name: ${name.slice(0, 50)}, value: ${JSON.stringify(value.slice(0, 50))}, length: ${length}, limit: ${this.valueLengthLimit})`,
-    );
+    checkExposedLabel(this.limits, metric, name, value, kept);
   }
 
   /** Reads a quoted label value from its opening quote; `slot` >= 0 interns against the previous line. */
