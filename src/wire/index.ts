@@ -1,6 +1,6 @@
 /** Public surface of `src/wire`: codecs only. */
 export { TEXT_CONTENT_TYPE, formatFloat, formatTextExposition, type MetricFamily, type MetricType } from './text-format.js';
-export { ExpositionParseError, formatFromContentType, parseExposition, type ExpositionFormat, type FamilyType, type ParsedExemplar, type ParsedFamily, type ParsedSample } from './text-parse.js';
+export { ExpositionLimitError, ExpositionParseError, ExpositionParser, formatFromContentType, parseExposition, type ExpositionFormat, type ExpositionLimits, type FamilyType, type ParsedExemplar, type ParsedFamily, type ParsedSample } from './text-parse.js';
 export { WireError, WireErrorCode, isWireError } from './errors.js';
 export { snappyDecode, snappyDecodedLength, snappyEncode } from './snappy.js';
 export {

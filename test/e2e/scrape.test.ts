@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allScraped, goldenConfig, normalizeTargets, readTargetsGolden } from '../../src/ingest/scrape/testing/targets-golden.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
@@ -119,6 +120,82 @@ describe('infersight serve --config.file (whole process)', () => {
     expect(slowSeconds).toBeGreaterThanOrEqual(0.3);
     expect(slowSeconds).toBeLessThan(1);
   }, 90_000);
+
+  it('default limits: 13 hostile targets (gzip bombs, a million series, 40,000 labels, endless bodies) fail at their limits while a healthy target beside them stays up', async () => {
+    const healthy = await startTinyTarget();
+    cleanups.push(healthy.close);
+    const MiB = 1024 * 1024;
+    const member = gzipSync(Buffer.alloc(MiB, 0x0a), { level: 9 });
+    const wide = Buffer.from(`wide{${Array.from({ length: 40_000 }, (_, i) => `l${40_000 - i}="v"`).join(',')}} 1\n`);
+    /** Writes `count` chunks from `next`, waiting for the socket to drain (a client that stops reading stops it). */
+    const stream = async (res: http.ServerResponse, count: number, next: (i: number) => Buffer) => {
+      for (let i = 0; i < count && !res.destroyed; i++) {
+        if (res.write(next(i))) continue;
+        await new Promise<void>((r) => {
+          const go = () => {
+            res.off('drain', go).off('close', go);
+            r();
+          };
+          res.on('drain', go).on('close', go);
+        });
+      }
+      res.end();
+    };
+    const server = http.createServer((req, res) => {
+      const kind = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+      res.on('error', () => undefined);
+      if (kind === 'bomb') {
+        // 400 gzip members of 1 MiB of newlines: 400 MiB decoded.
+        res.writeHead(200, { 'Content-Encoding': 'gzip' });
+        void stream(res, 400, () => member);
+      } else if (kind === 'million') {
+        res.writeHead(200);
+        void stream(res, 1_000_000 / 4096, (i) => Buffer.from(Array.from({ length: 4096 }, (_, j) => `hostile_series_${i * 4096 + j} 1\n`).join('')));
+      } else if (kind === 'wide') res.end(wide);
+      else if (kind === 'endless') {
+        res.writeHead(200);
+        void stream(res, 4096, () => Buffer.alloc(64 * 1024, 0x79)); // 256 MiB without a newline
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    }));
+    const addr = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const kinds = ['bomb', 'bomb', 'bomb', 'bomb', 'million', 'million', 'wide', 'wide', 'wide', 'endless', 'endless', 'endless', 'bomb'];
+    const groups = kinds.map((k, i) => `{targets: ['${addr}'], labels: {__metrics_path__: /${k}, n: '${i}'}}`).join(', ');
+    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n  - job_name: healthy\n    static_configs: [{targets: ['127.0.0.1:${healthy.port}']}]\n  - job_name: hostile\n    static_configs: [${groups}]\n`);
+    // Until every hostile target has failed three times, each time the healthy one must have been up.
+    const failures = new Map<string, number>();
+    await waitFor('three failed scrapes of every hostile target', async () => {
+      const t = (await getJson<{ data: { activeTargets: { labels: Record<string, string>; health: string; lastError: string; lastScrape: string }[] } }>(`${cli.base}/api/v1/targets`)).data.activeTargets;
+      for (const x of t) {
+        if (x.labels.job === 'healthy') {
+          expect(x.health, x.lastError).not.toBe('down');
+          continue;
+        }
+        if (x.health !== 'down') continue;
+        const kind = kinds[Number(x.labels.n)];
+        const want = { bomb: 'body size limit exceeded', million: 'sample limit exceeded', wide: 'label_limit exceeded (metric: wide, number of labels: more than 64, limit: 64)', endless: 'body size limit exceeded' }[kind];
+        // A loaded machine may time a scrape out first; never may a hostile body be accepted.
+        expect([want, `Get "http://${addr}/${kind}": context deadline exceeded`]).toContain(x.lastError);
+        failures.set(`${x.labels.n} ${x.lastScrape}`, Number(x.labels.n));
+      }
+      return kinds.every((_, n) => [...failures.values()].filter((v) => v === n).length >= 3) ? true : undefined;
+    }, 80_000);
+    // The healthy target's samples kept arriving, every scrape up.
+    const up = await query(cli.base, 'min_over_time(up{job="healthy"}[1m])');
+    expect(up.data.result.map((r) => r.value[1])).toEqual(['1']);
+    const scrapes = Number((await query(cli.base, 'count_over_time(tiny_requests_total{job="healthy"}[1m])')).data.result[0]?.value[1] ?? 0);
+    expect(scrapes).toBeGreaterThanOrEqual(3);
+    // Nothing of the hostile bodies was stored.
+    expect((await query(cli.base, '{__name__=~"hostile_series_.*|wide"}')).data.result).toEqual([]);
+    // Bounded memory: the server's peak resident set stays under 1 GiB (measured: about 380 MiB),
+    // where reading each bomb whole would take 400 MiB of bytes and 800 MiB of string per target.
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${cli.child.pid}/status`, 'utf8'));
+    if (hwm !== null) expect(Number(hwm[1]) * 1024).toBeLessThan(1024 * MiB);
+  }, 120_000);
 
   it('refuses to start on an invalid configuration file', async () => {
     const t = tempDir('e2e-scrape-bad');

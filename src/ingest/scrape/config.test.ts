@@ -36,9 +36,14 @@ describe('parseScrapeConfigFile: defaults', () => {
     expect(c.global.externalLabels.get('region')).toBe('eu');
     expect(j).toMatchObject({
       jobName: 'vllm', scrapeIntervalMs: 15_000, scrapeTimeoutMs: 10_000, metricsPath: '/metrics', scheme: 'http', honorLabels: false, honorTimestamps: true,
-      sampleLimit: 0, labelLimit: 0, bodySizeLimitBytes: 0, params: {},
+      sampleLimit: 100_000, labelLimit: 64, labelNameLengthLimit: 256, labelValueLengthLimit: 4096, bodySizeLimitBytes: 32 * 1024 * 1024, targetLimit: 0, params: {},
     });
     expect(j.staticConfigs.map((g) => [g.source, g.targets.map((t) => t.get('__address__')), g.labels.get('az')])).toEqual([['0', ['a:8000', 'b:8000'], 'a']]);
+  });
+
+  it('an explicit 0 turns a limit off, as in Prometheus', () => {
+    const j = parse('scrape_configs: [{job_name: a, sample_limit: 0, label_limit: 0, label_name_length_limit: 0, label_value_length_limit: 0, body_size_limit: 0}]').scrapeConfigs[0];
+    expect(j).toMatchObject({ sampleLimit: 0, labelLimit: 0, labelNameLengthLimit: 0, labelValueLengthLimit: 0, bodySizeLimitBytes: 0 });
   });
 
   it('caps the inherited timeout at a shorter job interval', () => {

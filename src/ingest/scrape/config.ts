@@ -32,7 +32,7 @@ export interface ScrapeConfig {
   readonly relabelConfigs: readonly RelabelConfig[];
   readonly metricRelabelConfigs: readonly RelabelConfig[];
   readonly http: HttpClientConfig;
-  /** 0 means no limit, for every limit below. */
+  /** 0 means no limit, for every limit below; absent fields get `DEFAULT_SCRAPE_LIMITS`. */
   readonly sampleLimit: number;
   readonly targetLimit: number;
   readonly labelLimit: number;
@@ -51,6 +51,26 @@ export interface ScrapeConfigFile {
 
 /** Prometheus' defaults: 1m interval, 10s timeout, 1m evaluation interval. */
 export const DEFAULT_GLOBAL: GlobalConfig = { scrapeIntervalMs: 60_000, scrapeTimeoutMs: 10_000, evaluationIntervalMs: 60_000, externalLabels: Labels.EMPTY };
+
+/**
+ * The per-target limits a scrape config gets when it does not set them. Prometheus' defaults are
+ * 0 (unlimited), which lets one target take gigabytes (a million series, a gzip bomb) and stall
+ * every other target; these bound what one scrape may stage in memory (docs/scrape.md, "Limits")
+ * and match the receivers' per-series limits. An explicit 0 still means unlimited, as in
+ * Prometheus. `target_limit` keeps Prometheus' default (0).
+ */
+export const DEFAULT_SCRAPE_LIMITS = {
+  /** 32 MiB of decoded body, as the receivers' `--ingest.max-body-size`. */
+  bodySizeLimitBytes: 32 * 1024 * 1024,
+  /** 100,000 samples after metric relabeling, as the receivers' series per request. */
+  sampleLimit: 100_000,
+  /** 64 labels, `__name__` and the target labels included. */
+  labelLimit: 64,
+  /** 256 bytes. */
+  labelNameLengthLimit: 256,
+  /** 4096 bytes (UTF-8), the metric name included (it is the value of `__name__`). */
+  labelValueLengthLimit: 4096,
+} as const;
 
 const IGNORED_SECTIONS = ['rule_files', 'alerting', 'remote_write', 'remote_read', 'storage', 'tracing'];
 const SUPPORTED_SD = ['static_configs', 'file_sd_configs'];
@@ -97,6 +117,8 @@ function parseParams(node: YamlNode | undefined): Record<string, string[]> {
   return out;
 }
 
+const D = DEFAULT_SCRAPE_LIMITS;
+
 function parseScrapeConfig(node: YamlNode, global: GlobalConfig, dir: string): ScrapeConfig {
   if (node.isNull()) node.fail('empty or null scrape config section');
   const f = node.struct('config.ScrapeConfig', SCRAPE_FIELDS);
@@ -129,12 +151,12 @@ function parseScrapeConfig(node: YamlNode, global: GlobalConfig, dir: string): S
     relabelConfigs,
     metricRelabelConfigs: f.metric_relabel_configs === undefined ? [] : parseRelabelConfigs(f.metric_relabel_configs),
     http,
-    sampleLimit: f.sample_limit?.uint() ?? 0,
+    sampleLimit: f.sample_limit?.uint() ?? D.sampleLimit,
     targetLimit: f.target_limit?.uint() ?? 0,
-    labelLimit: f.label_limit?.uint() ?? 0,
-    labelNameLengthLimit: f.label_name_length_limit?.uint() ?? 0,
-    labelValueLengthLimit: f.label_value_length_limit?.uint() ?? 0,
-    bodySizeLimitBytes: f.body_size_limit === undefined ? 0 : parseBodySize(f.body_size_limit),
+    labelLimit: f.label_limit?.uint() ?? D.labelLimit,
+    labelNameLengthLimit: f.label_name_length_limit?.uint() ?? D.labelNameLengthLimit,
+    labelValueLengthLimit: f.label_value_length_limit?.uint() ?? D.labelValueLengthLimit,
+    bodySizeLimitBytes: f.body_size_limit === undefined ? D.bodySizeLimitBytes : parseBodySize(f.body_size_limit),
   };
 }
 

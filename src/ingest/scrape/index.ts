@@ -2,7 +2,7 @@
  * Public surface of the scrape manager: Prometheus `scrape_configs` parsing, relabeling, the
  * scrape loops with staleness, file_sd, and the data of `/api/v1/targets`.
  */
-export { ConfigError, DEFAULT_GLOBAL, loadScrapeConfigFile, parseScrapeConfigFile, type GlobalConfig, type ScrapeConfig, type ScrapeConfigFile } from './config.js';
+export { ConfigError, DEFAULT_GLOBAL, DEFAULT_SCRAPE_LIMITS, loadScrapeConfigFile, parseScrapeConfigFile, type GlobalConfig, type ScrapeConfig, type ScrapeConfigFile } from './config.js';
 export type { FileSdConfig, TargetGroup } from './config-sd.js';
 export { formatPromDuration, parsePromDuration } from './duration.js';
 export { FileSdProvider, nodeFileSdFs, nodeWatchDirs, type FileSdFs, type WatchDirs } from './file-sd.js';

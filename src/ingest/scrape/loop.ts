@@ -1,9 +1,10 @@
 import type { Clock, DurationMs, Logger, UnixMs } from '../../model/index.js';
 import type { Appendable } from '../../storage/index.js';
-import { formatFromContentType, type ExpositionFormat } from '../../wire/index.js';
+import type { Appender } from '../../storage/index.js';
+import { formatFromContentType } from '../../wire/index.js';
 import type { ScrapeConfig } from './config.js';
 import { authorizationHeader, type ReadTextFile } from './http-config.js';
-import { ScrapeAppendError, ScrapeCache, appendAllStale, appendReport, appendScrape, type SampleMutation } from './scrape-append.js';
+import { ScrapeAppendError, ScrapeBodyAppender, ScrapeCache, appendAllStale, appendReport, type AppendResult, type SampleMutation } from './scrape-append.js';
 import { readScrapeBody, type RequestTls, type ScrapeFetch } from './scrape-http.js';
 import type { Target } from './target.js';
 import type { Timers } from './timers.js';
@@ -24,6 +25,11 @@ export interface ScrapeLoopDeps {
   /** Spreads targets of different servers apart (Prometheus' jitter seed). */
   readonly jitterSeed: bigint;
   readonly userAgent: string;
+  /**
+   * Gives the event loop a turn between pieces of a body being parsed, so that one big or
+   * hostile target cannot starve the others (default: `setImmediate`).
+   */
+  readonly yieldTurn?: () => Promise<void>;
 }
 
 const TIMEOUT = Symbol('scrape timeout');
@@ -139,7 +145,8 @@ export class ScrapeLoop {
     this.cancelTimer = undefined;
   }
 
-  private async request(signal: AbortSignal): Promise<{ text: string; format: ExpositionFormat }> {
+  /** Fetches the target and stages its body into `app` as it arrives; returns the counts. */
+  private async request(signal: AbortSignal, app: Appender, start: UnixMs): Promise<AppendResult> {
     const cfg = this.cfg;
     const headers: Record<string, string> = {
       Accept: SCRAPE_ACCEPT_HEADER,
@@ -164,8 +171,17 @@ export class ScrapeLoop {
       throw new Error(`Get "${url}": ${e instanceof Error ? e.message : String(e)}`);
     });
     if (res.status !== 200) throw new Error(`server returned HTTP status ${res.status} ${res.statusText}`.trimEnd());
-    const text = await readScrapeBody(res, cfg.bodySizeLimitBytes);
-    return { text, format: formatFromContentType(res.contentType) };
+    const body = new ScrapeBodyAppender(app, formatFromContentType(res.contentType), start, this.cache, this.mutation, cfg);
+    try {
+      await readScrapeBody(res, { limitBytes: cfg.bodySizeLimitBytes, onText: (text) => body.push(text), signal, yieldTurn: this.deps.yieldTurn });
+      signal.throwIfAborted();
+      return body.finish();
+    } catch (e) {
+      if (e instanceof ScrapeAppendError) throw e;
+      // A body that fails while read (size limit, invalid UTF-8) still reports the samples read.
+      const c = body.counts;
+      throw new ScrapeAppendError((e as Error).message, c.total, c.added);
+    }
   }
 
   /** One scrape: fetch, append, report, commit. */
@@ -176,32 +192,28 @@ export class ScrapeLoop {
     this.inflight = ac;
     const cancelTimeout = timers.setTimeout(() => ac.abort(TIMEOUT), this.target.timeoutMs);
     let error: string | undefined;
-    let body: { text: string; format: ExpositionFormat } | undefined;
+    const { appendable } = this.deps;
+    // The body is staged while it is read; a failure rolls it back and starts a clean appender.
+    let app = appendable.appender();
+    let counts = { total: 0, added: 0, seriesAdded: 0 };
     try {
       if (this.forcedError !== undefined) error = this.forcedError;
-      else body = await raceAbort(this.request(ac.signal), ac.signal);
+      else counts = await raceAbort(this.request(ac.signal, app, start), ac.signal);
     } catch (e) {
+      app.rollback();
       if (ac.signal.reason === STOPPED) return;
+      app = appendable.appender();
       error = ac.signal.reason === TIMEOUT ? `Get "${this.target.url()}": context deadline exceeded` : e instanceof Error ? e.message : String(e);
+      if (e instanceof ScrapeAppendError && ac.signal.reason !== TIMEOUT) counts = { total: e.total, added: e.added, seriesAdded: 0 };
     } finally {
       cancelTimeout();
       this.inflight = undefined;
       // Releases the connection of a response whose body was not read (an HTTP error status).
       if (!ac.signal.aborted) ac.abort(DONE);
     }
-    if (this.stopped) return;
-    const { appendable } = this.deps;
-    let app = appendable.appender();
-    let counts = { total: 0, added: 0, seriesAdded: 0 };
-    if (body !== undefined) {
-      try {
-        counts = appendScrape(app, body.text, body.format, start, this.cache, this.mutation, this.cfg);
-      } catch (e) {
-        app.rollback();
-        app = appendable.appender();
-        error = (e as Error).message;
-        if (e instanceof ScrapeAppendError) counts = { total: e.total, added: e.added, seriesAdded: 0 };
-      }
+    if (this.stopped) {
+      app.rollback();
+      return;
     }
     if (error !== undefined) appendAllStale(app, start, this.cache);
     const durationMs: DurationMs = clock() - start;

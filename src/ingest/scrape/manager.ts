@@ -25,6 +25,8 @@ export interface ScrapeManagerOptions {
   /** With the external labels, seeds the per-target scrape phase (Prometheus' jitter seed). */
   readonly hostname?: string;
   readonly userAgent?: string;
+  /** A turn of the event loop between pieces of a body (`ScrapeLoopDeps.yieldTurn`). */
+  readonly yieldTurn?: () => Promise<void>;
 }
 
 interface Job {
@@ -62,6 +64,7 @@ export class ScrapeManager {
       readFile: o.readFile ?? ((f) => fsp.readFile(f, 'utf8')),
       jitterSeed: 0n,
       userAgent: o.userAgent ?? 'Infersight',
+      yieldTurn: o.yieldTurn,
     };
   }
 

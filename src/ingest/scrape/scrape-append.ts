@@ -1,6 +1,6 @@
 import { Labels, STALE_NAN, type UnixMs } from '../../model/index.js';
 import { StorageErrorCode, isStorageError, type Appender, type SeriesRef } from '../../storage/index.js';
-import { parseExposition, type ExpositionFormat, type ParsedFamily } from '../../wire/index.js';
+import { ExpositionParser, type ExpositionFormat, type ParsedFamily, type ParsedSample } from '../../wire/index.js';
 import { LabelsBuilder, relabel, type RelabelConfig } from './relabel.js';
 
 /** Limits of one scrape; 0 means none. */
@@ -149,76 +149,122 @@ function tryAppend(app: Appender, ref: SeriesRef, lset: Labels, tMs: UnixMs, val
  * staleness markers of series that vanished since the last successful scrape, and advances the
  * cache. Throws `ScrapeAppendError` on a parse error, a label or sample limit or a missing metric
  * name: the caller must then roll `app` back (the cache is left as it was, apart from labels it
- * learnt).
+ * learnt). The whole-text form of `ScrapeBodyAppender`.
  */
 export function appendScrape(app: Appender, text: string, format: ExpositionFormat, tMs: UnixMs, cache: ScrapeCache, m: SampleMutation, limits: ScrapeLimits): AppendResult {
-  const iter = cache.iter + 1;
-  // Series new to `prev`, committed into it only when the scrape succeeds.
-  const added = new Map<string, Tracked>();
-  const r: AppendResult = { total: 0, added: 0, seriesAdded: 0, rejected: 0 };
-  let appended = 0;
-  let failure: string | undefined;
-  let families: ParsedFamily[] = [];
-  try {
-    families = parseExposition(text, format, (s) => {
-      r.total++;
-      const key = s.labels.key();
-      let e = cache.entries.get(key);
-      const isNew = e === undefined;
-      if (e === undefined) {
-        const lset = mutateSampleLabels(s.labels, m);
-        if (lset !== null && lset.metricName === '') throw new ScrapeAppendError('missing metric name (__name__ label)', r.total, r.added);
-        const bad = lset === null ? undefined : checkLabelLimits(lset, limits);
-        if (bad !== undefined) throw new ScrapeAppendError(bad, r.total, r.added);
-        e = { labels: lset, ref: 0, iter };
-        cache.entries.set(key, e);
-      }
-      e.iter = iter;
-      if (e.labels === null) return;
-      r.added++;
-      if (limits.sampleLimit > 0 && ++appended > limits.sampleLimit) {
-        failure = 'sample limit exceeded';
-        return;
-      }
-      const explicit = m.honorTimestamps && s.timestampMs !== undefined;
-      const ref = tryAppend(app, e.ref, e.labels, explicit ? (s.timestampMs as number) : tMs, s.value);
-      if (ref === false) {
-        r.rejected++;
-        return;
-      }
-      e.ref = ref;
-      if (isNew) r.seriesAdded++;
-      // A series with its own timestamps bypasses staleness, as in Prometheus.
-      if (!explicit) {
-        let tr = e.tracked;
-        if (tr === undefined || !tr.live) {
-          const k = e.labels.key();
-          tr = cache.prev.get(k) ?? added.get(k);
-          if (tr === undefined) added.set(k, (tr = { labels: e.labels, seen: iter, live: false }));
-          e.tracked = tr;
-        }
-        tr.seen = iter;
-      }
-    }).families;
-  } catch (e) {
-    if (e instanceof ScrapeAppendError) throw e;
-    throw new ScrapeAppendError((e as Error).message, r.total, r.added);
+  const body = new ScrapeBodyAppender(app, format, tMs, cache, m, limits);
+  body.push(text);
+  return body.finish();
+}
+
+/**
+ * `appendScrape` for a body that arrives in pieces: `push` decoded text as it is read, then
+ * `finish` once. Samples are staged as their lines complete, so a body is never held whole, and
+ * every limit fails the scrape at the first sample that exceeds it: the rest of the body is not
+ * parsed. Without metric relabeling the label limits are already checked by the parser, label
+ * by label (a sample's final labels then hold every exposed label, so an exposed excess is
+ * certain to fail); with it, on each new series' final labels, as Prometheus does.
+ */
+export class ScrapeBodyAppender {
+  private readonly iter: number;
+  /** Series new to `prev`, committed into it only when the scrape succeeds. */
+  private readonly added = new Map<string, Tracked>();
+  private readonly r: AppendResult = { total: 0, added: 0, seriesAdded: 0, rejected: 0 };
+  private appended = 0;
+  private readonly parser: ExpositionParser;
+
+  /** Starts a scrape of `cache`'s target at `tMs`; see `appendScrape`. */
+  constructor(
+    private readonly app: Appender,
+    format: ExpositionFormat,
+    private readonly tMs: UnixMs,
+    private readonly cache: ScrapeCache,
+    private readonly m: SampleMutation,
+    private readonly limits: ScrapeLimits,
+  ) {
+    this.iter = cache.iter + 1;
+    const early = m.metricRelabelConfigs.length === 0 ? { labelLimit: limits.labelLimit, labelNameLengthLimit: limits.labelNameLengthLimit, labelValueLengthLimit: limits.labelValueLengthLimit } : {};
+    this.parser = new ExpositionParser(format, (s) => this.sample(s), early);
   }
-  if (failure !== undefined) throw new ScrapeAppendError(failure, r.total, r.added);
-  for (const [key, tr] of cache.prev) {
-    if (tr.seen === iter) continue;
-    tryAppend(app, 0, tr.labels, tMs, STALE_NAN);
-    tr.live = false;
-    cache.prev.delete(key);
+
+  /** The counts so far (`scrape_samples_scraped` and the others of a scrape that fails now). */
+  get counts(): AppendResult {
+    return this.r;
   }
-  for (const [key, tr] of added) {
-    tr.live = true;
-    cache.prev.set(key, tr);
+
+  /** Parses and stages the lines `text` completes. */
+  push(text: string): void {
+    this.guard(() => this.parser.push(text));
   }
-  cache.iter = iter;
-  cache.metadata = families;
-  for (const [key, e] of cache.entries) if (e.iter !== iter) cache.entries.delete(key);
-  return r;
+
+  /** Parses the last line, stages the staleness markers and advances the cache. */
+  finish(): AppendResult {
+    const families = this.guard(() => this.parser.end()).families;
+    const { app, cache, iter, tMs } = this;
+    for (const [key, tr] of cache.prev) {
+      if (tr.seen === iter) continue;
+      tryAppend(app, 0, tr.labels, tMs, STALE_NAN);
+      tr.live = false;
+      cache.prev.delete(key);
+    }
+    for (const [key, tr] of this.added) {
+      tr.live = true;
+      cache.prev.set(key, tr);
+    }
+    cache.iter = iter;
+    cache.metadata = families;
+    for (const [key, e] of cache.entries) if (e.iter !== iter) cache.entries.delete(key);
+    return this.r;
+  }
+
+  private guard<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof ScrapeAppendError) throw e;
+      throw new ScrapeAppendError((e as Error).message, this.r.total, this.r.added);
+    }
+  }
+
+  private sample(s: ParsedSample): void {
+    const { r, cache, m, limits, iter } = this;
+    r.total++;
+    const key = s.labels.key();
+    let e = cache.entries.get(key);
+    const isNew = e === undefined;
+    if (e === undefined) {
+      const lset = mutateSampleLabels(s.labels, m);
+      if (lset !== null && lset.metricName === '') throw new ScrapeAppendError('missing metric name (__name__ label)', r.total, r.added);
+      const bad = lset === null ? undefined : checkLabelLimits(lset, limits);
+      if (bad !== undefined) throw new ScrapeAppendError(bad, r.total, r.added);
+      e = { labels: lset, ref: 0, iter };
+      cache.entries.set(key, e);
+    }
+    e.iter = iter;
+    if (e.labels === null) return;
+    r.added++;
+    // Prometheus reads on to count the whole body; stopping here bounds a hostile body's cost.
+    if (limits.sampleLimit > 0 && ++this.appended > limits.sampleLimit) throw new ScrapeAppendError('sample limit exceeded', r.total, r.added);
+    const explicit = m.honorTimestamps && s.timestampMs !== undefined;
+    const ref = tryAppend(this.app, e.ref, e.labels, explicit ? (s.timestampMs as number) : this.tMs, s.value);
+    if (ref === false) {
+      r.rejected++;
+      return;
+    }
+    e.ref = ref;
+    if (isNew) r.seriesAdded++;
+    // A series with its own timestamps bypasses staleness, as in Prometheus.
+    if (!explicit) {
+      let tr = e.tracked;
+      if (tr === undefined || !tr.live) {
+        const k = e.labels.key();
+        tr = cache.prev.get(k) ?? this.added.get(k);
+        if (tr === undefined) this.added.set(k, (tr = { labels: e.labels, seen: iter, live: false }));
+        e.tracked = tr;
+      }
+      tr.seen = iter;
+    }
+  }
 }
 
 /** Stages staleness markers for every series of the last successful scrape and forgets them (a failed or final scrape). */

@@ -87,27 +87,69 @@ export class BodySizeLimitError extends Error {
   }
 }
 
+/** How a body is read: where its text goes, and the turns it gives the other scrapes. */
+export interface ReadBodyOptions {
+  /** Fails with `BodySizeLimitError` as soon as the decoded size passes this (0: no limit). */
+  readonly limitBytes: number;
+  /** Receives the body as strict UTF-8 text, in pieces of at most `SCRAPE_TEXT_PIECE` characters. */
+  readonly onText: (text: string) => void;
+  /** Stops the read (the scrape timed out or its loop stopped): no piece is delivered after it fires. */
+  readonly signal?: AbortSignal;
+  /** Called between pieces, so that one big body does not hold the event loop (default: `setImmediate`). */
+  readonly yieldTurn?: () => Promise<void>;
+}
+
+/** The most text handed to the parser between two turns of the event loop. */
+export const SCRAPE_TEXT_PIECE = 64 * 1024;
+
+/** A turn of the event loop: I/O callbacks (other targets' responses, HTTP requests) run before it resolves. */
+export const setImmediateTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * Reads a response body, gunzipping when the response says gzip, and fails with
- * `BodySizeLimitError` as soon as the decoded size passes `limitBytes` (0: no limit).
- * Returns the body decoded as strict UTF-8.
+ * Reads a response body as it arrives, gunzipping when the response says gzip, decoding strict
+ * UTF-8 and handing the text to `onText` piece by piece (Prometheus' `body_size_limit` is thus
+ * checked on the decoded size before anything beyond it is decompressed, so a gzip bomb stops
+ * at the limit, and a body is never held whole). After every `SCRAPE_TEXT_PIECE` characters it
+ * yields a turn of the event loop. Errors thrown by `onText` end the read and are rethrown.
  */
-export async function readScrapeBody(res: ScrapeResponse, limitBytes: number): Promise<string> {
+export async function readScrapeBody(res: ScrapeResponse, o: ReadBodyOptions): Promise<void> {
   const gzip = (res.contentEncoding ?? '').trim().toLowerCase() === 'gzip';
-  const source: AsyncIterable<Uint8Array> = gzip ? Readable.from(res.body).pipe(createGunzip()) : res.body;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of source) {
-    size += chunk.byteLength;
-    if (limitBytes > 0 && size > limitBytes) {
-      if (gzip) (source as unknown as Readable).destroy();
-      throw new BodySizeLimitError();
+  const raw = gzip ? Readable.from(res.body) : undefined;
+  const gunzip = raw?.pipe(createGunzip());
+  const source: AsyncIterable<Uint8Array> = gunzip ?? res.body;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const yieldTurn = o.yieldTurn ?? setImmediateTurn;
+  const decode = (chunk: Uint8Array | undefined): string => {
+    try {
+      return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new Error('invalid UTF-8 in the response body');
     }
-    chunks.push(chunk);
-  }
+  };
+  let size = 0;
+  let sinceTurn = 0;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new Error('invalid UTF-8 in the response body');
+    for await (const chunk of source) {
+      o.signal?.throwIfAborted();
+      size += chunk.byteLength;
+      if (o.limitBytes > 0 && size > o.limitBytes) throw new BodySizeLimitError();
+      const text = decode(chunk);
+      for (let i = 0; i < text.length; i += SCRAPE_TEXT_PIECE) {
+        const piece = i === 0 && text.length <= SCRAPE_TEXT_PIECE ? text : text.slice(i, i + SCRAPE_TEXT_PIECE);
+        o.onText(piece);
+        sinceTurn += piece.length;
+        if (sinceTurn >= SCRAPE_TEXT_PIECE) {
+          sinceTurn = 0;
+          await yieldTurn();
+          o.signal?.throwIfAborted();
+        }
+      }
+    }
+    o.signal?.throwIfAborted();
+    o.onText(decode(undefined));
+  } finally {
+    // Stops decompressing and reading the response when the read ends early.
+    gunzip?.destroy();
+    raw?.destroy();
   }
 }

@@ -8,6 +8,8 @@ export interface FakeAnswer {
   readonly contentType?: string;
   readonly contentEncoding?: string;
   readonly body?: string | Uint8Array;
+  /** A body made while it is read (a huge or hostile one), instead of `body`. */
+  readonly chunks?: () => Iterable<Uint8Array>;
   /** Answer only after this much fake time; with `Infinity`, never (until the scrape is aborted). */
   readonly delayMs?: number;
   /** Reject with this error instead (a connection failure). */
@@ -46,8 +48,9 @@ export class FakeFetch {
             contentType: answer.contentType ?? 'text/plain; version=0.0.4',
             contentEncoding: answer.contentEncoding,
             body: (async function* () {
+              if (answer.chunks !== undefined) yield* answer.chunks();
               // Several chunks, as a network would deliver them.
-              for (let i = 0; i < body.length; i += 4096) yield body.subarray(i, i + 4096);
+              else for (let i = 0; i < body.length; i += 4096) yield body.subarray(i, i + 4096);
             })(),
           });
         }
