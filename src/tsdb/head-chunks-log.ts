@@ -1,6 +1,6 @@
 import type { Logger } from '../model/index.js';
 import type { SealedChunk } from './head/index.js';
-import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport } from './wal/index.js';
+import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport, type WalFs } from './wal/index.js';
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
 const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new Uint8Array(0) };
@@ -15,18 +15,34 @@ const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new
  * Writes are buffered (a few MiB) because nothing depends on them until `sync()`: until a WAL
  * checkpoint drops the segments that hold the same samples, the WAL can rebuild any chunk lost
  * here. The DB therefore calls `sync()` before every checkpoint.
+ *
+ * I/O errors never reach the head's commit (`add` swallows them; the chunks stay queued), and
+ * a failed fsync is recovered without trusting the failed segment again: the next `flush` or
+ * `sync` starts a new segment and rewrites, from memory, every chunk the failed one held; the
+ * failed segment is deleted once the rewrite is synced (docs/formats/wal.md, "I/O errors").
  */
 export class HeadChunksLog {
   private readonly buf = new ByteBuffer(1 << 20);
   private pendingMaxTimeMs = -Infinity;
   /** The newest chunk end written to each segment, so old segments can be dropped by time. */
   private readonly segmentMaxTimeMs = new Map<number, number>();
+  /** The chunks queued in `buf`, in order. */
+  private pending: { ref: number; chunk: SealedChunk }[] = [];
+  /** The chunks written to segment `writtenSegment`: what a recovery rewrites when it fails. */
+  private written: { ref: number; chunk: SealedChunk }[] = [];
+  private writtenSegment = -1;
+  /** Abandoned segments whose chunks are queued again; deleted after the next successful sync. */
+  private abandoned: number[] = [];
+  private lastError = '';
 
-  private constructor(private readonly wal: Wal) {}
+  private constructor(
+    private readonly wal: Wal,
+    private readonly logger: Logger,
+  ) {}
 
   /** Opens the log for appending (after `replay`), starting a new segment. */
-  static open(dir: string, fsync: FsyncPolicy, logger: Logger, segmentMaxTimeMs: ReadonlyMap<number, number>): HeadChunksLog {
-    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024 }));
+  static open(dir: string, fsync: FsyncPolicy, logger: Logger, segmentMaxTimeMs: ReadonlyMap<number, number>, fs?: WalFs): HeadChunksLog {
+    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs }), logger);
     for (const [seg, t] of segmentMaxTimeMs) log.segmentMaxTimeMs.set(seg, t);
     return log;
   }
@@ -60,22 +76,40 @@ export class HeadChunksLog {
     }
   }
 
-  /** Queues a sealed chunk of series `ref`. */
+  /**
+   * Queues a sealed chunk of series `ref`. Never throws: it runs inside a head commit that the
+   * WAL already made durable. A failed flush keeps the chunks queued for the next one.
+   */
   add(ref: number, chunk: SealedChunk): void {
-    ENTRY.minTimeMs = chunk.minTimeMs;
-    ENTRY.maxTimeMs = chunk.maxTimeMs;
-    ENTRY.bytes = chunk.bytes;
-    encodeHeadChunk(this.buf, ref, ENTRY);
-    if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
-    if (this.buf.length >= FLUSH_BYTES) this.flush();
+    this.queue(ref, chunk);
+    if (this.buf.length < FLUSH_BYTES) return;
+    try {
+      this.flush();
+      this.lastError = '';
+    } catch (err) {
+      const msg = (err as Error).message;
+      // Once per distinct error: a full disk would otherwise log at every sealed chunk.
+      if (msg !== this.lastError) this.logger.error('head chunks log: write failed; chunks stay queued (the WAL still holds their samples)', { error: msg });
+      this.lastError = msg;
+    }
   }
 
-  /** Writes queued chunks to the log as one HEAD_CHUNK record (one write). */
+  /**
+   * Writes queued chunks to the log as one HEAD_CHUNK record (one write), recovering first from
+   * an earlier failed fsync. Throws `ERR_STORAGE_UNAVAILABLE` on an I/O error (still queued).
+   */
   flush(): void {
+    if (this.wal.needsRecovery) this.recover();
     if (this.buf.length === 0) return;
     this.wal.log([{ type: RecordType.HEAD_CHUNK, payload: this.buf.subarray() }]);
     const seg = this.wal.currentSegment;
     this.segmentMaxTimeMs.set(seg, Math.max(this.segmentMaxTimeMs.get(seg) ?? -Infinity, this.pendingMaxTimeMs));
+    if (seg !== this.writtenSegment) {
+      this.written = [];
+      this.writtenSegment = seg;
+    }
+    for (const e of this.pending) this.written.push(e);
+    this.pending = [];
     this.buf.reset();
     this.pendingMaxTimeMs = -Infinity;
   }
@@ -84,6 +118,41 @@ export class HeadChunksLog {
   sync(): void {
     this.flush();
     this.wal.sync();
+    // The abandoned segments' chunks are durable in a later segment now.
+    for (const seg of this.abandoned) this.wal.removeSegment(seg);
+    this.abandoned = [];
+  }
+
+  /**
+   * After a failed fsync: starts a new segment and queues every chunk of the failed one again,
+   * ahead of the chunks queued since. Its fsync is never retried; the segment is deleted after
+   * the rewrite is synced. Until then a crash replays the failed segment's valid prefix plus
+   * the rewrite (the loader drops the repeats).
+   */
+  private recover(): void {
+    const bad = this.wal.abandonSegment();
+    this.wal.recovered();
+    const again = bad === this.writtenSegment ? this.written : [];
+    const queued = this.pending;
+    this.buf.reset();
+    this.pending = [];
+    this.pendingMaxTimeMs = -Infinity;
+    for (const e of again) this.queue(e.ref, e.chunk);
+    for (const e of queued) this.queue(e.ref, e.chunk);
+    this.written = [];
+    this.writtenSegment = -1;
+    this.segmentMaxTimeMs.delete(bad);
+    this.abandoned.push(bad);
+    this.logger.warn('head chunks log: rewriting the chunks of a segment whose fsync failed', { segment: bad, chunks: again.length });
+  }
+
+  private queue(ref: number, chunk: SealedChunk): void {
+    ENTRY.minTimeMs = chunk.minTimeMs;
+    ENTRY.maxTimeMs = chunk.maxTimeMs;
+    ENTRY.bytes = chunk.bytes;
+    encodeHeadChunk(this.buf, ref, ENTRY);
+    this.pending.push({ ref, chunk });
+    if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
   }
 
   /** Deletes the oldest segments whose chunks all end before `minTMs` (now in blocks). */
@@ -97,6 +166,11 @@ export class HeadChunksLog {
         break;
       }
     }
+    // Chunks now in blocks need no rewrite after a failed fsync.
+    this.written = this.written.filter((e) => e.chunk.maxTimeMs >= minTMs);
+    // An abandoned segment may hold the only synced copy of chunks that a checkpoint dropped
+    // from the WAL: it goes only once their rewrite is synced (`sync`).
+    for (const seg of this.abandoned) keepFrom = Math.min(keepFrom, seg);
     const range = this.wal.segments();
     if (range === null || keepFrom <= range.first) return;
     this.wal.truncateBefore(keepFrom);

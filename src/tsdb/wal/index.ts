@@ -30,6 +30,7 @@ export {
   type CheckpointReplayReport,
   type CheckpointResult,
 } from './checkpoint.js';
+export { nodeWalFs, type WalFs } from './wal-fs.js';
 export {
   Wal,
   type FsyncPolicy,
