@@ -1,5 +1,5 @@
 import { noopLogger, systemClock, type Clock, type DurationMs, type Logger } from '../model/index.js';
-import { nodeWalFs, type FsyncPolicy, type WalFs } from './wal/index.js';
+import { defaultScheduler, nodeWalFs, type FsyncPolicy, type IntervalScheduler, type WalFs } from './wal/index.js';
 
 /** Options of `Db.open`. Every field but `dir` has a production default. */
 export interface DbOptions {
@@ -42,6 +42,8 @@ export interface DbOptions {
    * Tests inject a full disk or a failing fsync here (`wal/testing/faulty-fs.ts`).
    */
   fs?: WalFs;
+  /** The timer of the `interval` fsync policy (WAL and head-chunks log); default `setInterval`, unref'd. */
+  fsyncScheduler?: IntervalScheduler;
 }
 
 /** `DbOptions` with every default applied. */
@@ -67,5 +69,6 @@ export function resolveDbOptions(o: DbOptions): ResolvedDbOptions {
     random: o.random ?? Math.random,
     logger: o.logger ?? noopLogger,
     fs: o.fs ?? nodeWalFs,
+    fsyncScheduler: o.fsyncScheduler ?? defaultScheduler,
   };
 }

@@ -95,7 +95,7 @@ export class Db implements Appendable, Queryable {
       const loaded = await drainYielding(loadHeadChunks(chunksDir, head.minValidTimeMs, o.logger));
       head.reserveRef(loaded.maxRef);
       // Open the head-chunks log before the WAL replay: chunks the replay seals go there too.
-      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs, o.fs);
+      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs, { fs: o.fs, scheduler: o.fsyncScheduler });
       const log = chunksLog;
       head.options.onChunkSealed = (series, chunk) => log.add(series.ref, chunk);
       replay = await drainYielding(replayWalIntoHead(walDir, head, loaded, o.logger));
@@ -109,7 +109,7 @@ export class Db implements Appendable, Queryable {
     const corruptions = truncations.filter((r) => r?.truncated).length;
     let wal: Wal;
     try {
-      wal = Wal.open({ dir: walDir, fsync: o.fsync, segmentSizeBytes: o.walSegmentBytes, logger: o.logger, corruptionsRepaired: corruptions, fs: o.fs });
+      wal = Wal.open({ dir: walDir, fsync: o.fsync, segmentSizeBytes: o.walSegmentBytes, logger: o.logger, corruptionsRepaired: corruptions, fs: o.fs, scheduler: o.fsyncScheduler });
     } catch (e) {
       chunksLog.close();
       for (const b of blocks) b.close();

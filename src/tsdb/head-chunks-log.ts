@@ -1,6 +1,6 @@
 import type { Logger } from '../model/index.js';
 import type { SealedChunk } from './head/index.js';
-import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport, type WalFs } from './wal/index.js';
+import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type IntervalScheduler, type ReplayReport, type WalFs } from './wal/index.js';
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
 const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new Uint8Array(0) };
@@ -41,8 +41,14 @@ export class HeadChunksLog {
   ) {}
 
   /** Opens the log for appending (after `replay`), starting a new segment. */
-  static open(dir: string, fsync: FsyncPolicy, logger: Logger, segmentMaxTimeMs: ReadonlyMap<number, number>, fs?: WalFs): HeadChunksLog {
-    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs }), logger);
+  static open(
+    dir: string,
+    fsync: FsyncPolicy,
+    logger: Logger,
+    segmentMaxTimeMs: ReadonlyMap<number, number>,
+    io?: { fs?: WalFs; scheduler?: IntervalScheduler },
+  ): HeadChunksLog {
+    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs: io?.fs, scheduler: io?.scheduler }), logger);
     for (const [seg, t] of segmentMaxTimeMs) log.segmentMaxTimeMs.set(seg, t);
     return log;
   }

@@ -31,6 +31,7 @@ export {
   type CheckpointResult,
 } from './checkpoint.js';
 export { nodeWalFs, type WalFs } from './wal-fs.js';
+export { defaultScheduler } from './wal-options.js';
 export {
   Wal,
   type FsyncPolicy,
