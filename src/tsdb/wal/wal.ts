@@ -43,6 +43,8 @@ export class Wal {
   private dirty = false;
   private closed = false;
   private poisoned: { error: Error; segment: number } | null = null;
+  /** The last write error logged; a full disk would otherwise log at every refused commit. */
+  private lastWriteError = '';
   private timer: { cancel(): void } | null = null;
   private readonly frames = new ByteBuffer(64 * 1024);
   private readonly counters: WalStats;
@@ -167,6 +169,7 @@ export class Wal {
         throw err;
       }
     } else this.dirty = true;
+    this.lastWriteError = '';
     this.segmentBytes += total;
     this.counters.recordsWritten += records.length;
     this.counters.bytesWritten += total;
@@ -312,7 +315,8 @@ export class Wal {
       }
       fs.rmSync(file, { force: true });
       this.counters.writeFailures++;
-      this.logger.error('wal: cannot create a segment', { dir: this.dir, segment: index, error: String(err) });
+      if (String(err) !== this.lastWriteError) this.logger.error('wal: cannot create a segment', { dir: this.dir, segment: index, error: String(err) });
+      this.lastWriteError = String(err);
       throw new StorageError(StorageErrorCode.UNAVAILABLE, `wal: cannot create segment ${index}: ${String(err)}`, { cause: err });
     }
     this.fd = fd;
@@ -354,7 +358,8 @@ export class Wal {
     } catch {
       throw this.poison(err); // a partial frame stays on disk: only a checkpoint can replace the segment
     }
-    this.logger.warn('wal: write failed; nothing was acknowledged', { segment: this.segment, error: String(err) });
+    if (String(err) !== this.lastWriteError) this.logger.warn('wal: write failed; nothing was acknowledged (logged once until a write succeeds)', { dir: this.dir, segment: this.segment, error: String(err) });
+    this.lastWriteError = String(err);
     throw new StorageError(StorageErrorCode.UNAVAILABLE, `wal: write failed: ${String(err)}`, { cause: err });
   }
 
