@@ -182,4 +182,15 @@ describe('Db under a failing file system', () => {
     // A crash between the rewrite's sync and the deletion: both copies of each chunk are there.
     expect(await scrapesAfterCrash(dir, (copy) => fs.writeFileSync(path.join(copy, 'chunks_head', failedSegment), failedBytes))).toEqual(range(0, 319));
   });
+
+  it('close on a full disk still closes every file and releases the lock; a reopen finds everything acknowledged', async () => {
+    const { dir, db, faults, logger } = await openFaulty({ mode: 'interval', intervalMs: 1000 });
+    for (const k of range(0, 249)) await commit(db, k); // sealed chunks wait in the head-chunks log's buffer
+    faults.diskFull();
+    await db.close();
+    expect(logger.lines.some((l) => l.msg === 'tsdb: closing a log failed')).toBe(true);
+    const again = await Db.open({ dir, fsync: { mode: 'never' }, retentionMs: 0 });
+    cleanups.push(() => again.close());
+    expect(scrapes(again)).toEqual(range(0, 249));
+  });
 });

@@ -38,14 +38,7 @@ export class WalCommitLog implements CommitLog {
   private ts = new Float64Array(0);
   private vals = new Float64Array(0);
 
-  /**
-   * @param recover called before a commit while the WAL refuses writes after an I/O error; it
-   *   may write the recovery checkpoint (`checkpointHead`) so that this commit goes through.
-   */
-  constructor(
-    private readonly wal: Wal,
-    private readonly recover: () => void = () => undefined,
-  ) {}
+  constructor(private readonly wal: Wal) {}
 
   logCommit(
     newSeries: readonly MemSeries[],
@@ -55,7 +48,6 @@ export class WalCommitLog implements CommitLog {
     ooo: Uint8Array | null,
     count: number,
   ): void {
-    if (this.wal.needsRecovery) this.recover();
     const records: WalRecord[] = [];
     if (newSeries.length > 0) {
       this.seriesBuf.reset();

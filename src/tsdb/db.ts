@@ -62,8 +62,7 @@ export class Db implements Appendable, Queryable {
     head.options.afterCommit = () => {
       if (this.isCompactable() || this.needsCheckpoint()) this.maybeCompact();
     };
-    // A commit refused after a WAL I/O error first tries to recover (rate-limited).
-    head.options.log = new WalCommitLog(wal, () => this.recoverWal());
+    head.options.log = new WalCommitLog(wal);
     this.timer = setInterval(() => this.maybeCompact(), 60_000);
     this.timer.unref();
   }
@@ -129,8 +128,14 @@ export class Db implements Appendable, Queryable {
     return new Db(o, lock, head, wal, chunksLog, blocks, { ...replay, durationSeconds });
   }
 
+  /**
+   * A new appender. While the WAL refuses writes after an I/O error, it first tries the recovery
+   * (at most once a second): before anything is staged, so that a recovery checkpoint never
+   * holds a series of a commit that then fails.
+   */
   appender(): Appender {
     this.checkOpen();
+    if (this.wal.needsRecovery) this.recoverWal();
     return this.head.appender();
   }
 
@@ -226,16 +231,25 @@ export class Db implements Appendable, Queryable {
     clearInterval(this.timer);
     if (this.compacting !== null) await this.compacting.catch(() => undefined);
     if (this.wal.needsRecovery) this.tryRecoverWal(); // a last chance to make the head durable
-    this.wal.close();
-    this.chunksLog.close();
-    for (const p of this.blocks) p.block.close();
-    this.lock.release();
+    try {
+      // A full disk can fail the last sync or flush: close every file and the lock regardless.
+      for (const log of [this.wal, this.chunksLog]) {
+        try {
+          log.close();
+        } catch (e) {
+          this.options.logger.error('tsdb: closing a log failed', { err: (e as Error).message });
+        }
+      }
+      for (const p of this.blocks) p.block.close();
+    } finally {
+      this.lock.release();
+    }
   }
 
   /**
-   * Called by a commit while the WAL refuses writes after an I/O error: writes the recovery
-   * checkpoint (`checkpointHead`) unless an attempt ran within `WAL_RECOVERY_RETRY_MS`. Never
-   * throws; the commit then fails with the WAL's own error.
+   * Called for a new appender while the WAL refuses writes after an I/O error: writes the
+   * recovery checkpoint (`checkpointHead`) unless an attempt ran within `WAL_RECOVERY_RETRY_MS`.
+   * Never throws; the appender's commit then fails with the WAL's own error.
    */
   private recoverWal(): void {
     const now = this.options.clock();

@@ -188,9 +188,12 @@ export class HeadChunksLog {
     return this.wal.stats().bytesWritten;
   }
 
-  /** Flushes and closes. */
+  /** Flushes and closes; the file is closed even when the flush fails (the WAL holds those samples). */
   close(): void {
-    this.flush();
-    this.wal.close();
+    try {
+      this.flush();
+    } finally {
+      this.wal.close();
+    }
   }
 }

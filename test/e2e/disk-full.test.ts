@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
-import { startServe } from './cli.js';
+import { startServe, type RunningCli } from './cli.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -12,6 +12,12 @@ afterEach(async () => {
 });
 
 const T0 = Date.now() - 3_600_000;
+
+/** SIGTERM (unless it already exited), then its exit. */
+function stop(cli: RunningCli): Promise<number | null> {
+  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
+  return cli.exited;
+}
 
 /**
  * Mounts a tmpfs of `bytes` at a fresh directory, or returns null when mounting is refused
@@ -26,7 +32,9 @@ function mountTinyTmpfs(bytes: number): string | null {
   } catch {
     return null;
   }
-  cleanups.push(() => execFileSync('umount', ['-l', t.dir], { stdio: 'pipe' }));
+  cleanups.push(() => {
+    execFileSync('umount', ['-l', t.dir], { stdio: 'pipe' });
+  });
   return t.dir;
 }
 
@@ -55,7 +63,7 @@ describe('infersight serve on a disk that fills up (whole process, real tmpfs)',
     const data = path.join(dir, 'data');
     const args = ['--data', data, '--wal-fsync', 'always', '--retention', '2d'];
     const cli = await startServe(args);
-    cleanups.push(() => cli.stop());
+    cleanups.push(() => stop(cli));
     const write = async (base: string, k: number): Promise<number> => {
       const body = snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'disk_full_probe']], samples: [{ tMs: T0 + k * 1000, value: k }] }]));
       const res = await fetch(`${base}/api/v1/write`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
@@ -93,7 +101,7 @@ describe('infersight serve on a disk that fills up (whole process, real tmpfs)',
     cli.child.kill('SIGKILL');
     await cli.exited;
     const again = await startServe(args);
-    cleanups.push(() => again.stop());
+    cleanups.push(() => stop(again));
     expect(await values(again.base)).toEqual(acked);
   }, 60_000);
 });
