@@ -62,7 +62,6 @@ export class Db implements Appendable, Queryable {
     head.options.afterCommit = () => {
       if (this.isCompactable() || this.needsCheckpoint()) this.maybeCompact();
     };
-    head.options.log = new WalCommitLog(wal);
     this.timer = setInterval(() => this.maybeCompact(), 60_000);
     this.timer.unref();
   }
@@ -115,6 +114,7 @@ export class Db implements Appendable, Queryable {
       lock.release();
       throw e;
     }
+    head.options.log = new WalCommitLog(wal);
     const durationSeconds = (performance.now() - started) / 1000;
     o.logger.info('tsdb opened', {
       dir: o.dir,
