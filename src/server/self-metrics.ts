@@ -36,6 +36,9 @@ export function tsdbMetricFamilies(s: DbStats): MetricFamily[] {
     counter('infersight_tsdb_wal_segments_created_total', 'WAL segments created.', s.wal.segmentsCreated),
     counter('infersight_tsdb_wal_truncations_total', 'WAL truncations after checkpoints.', s.wal.truncations),
     counter('infersight_tsdb_wal_corruptions_total', 'Corrupt WAL tails repaired at open.', s.wal.corruptionsRepaired),
+    counter('infersight_tsdb_wal_write_failures_total', 'WAL writes and segment creations that failed (full disk, I/O error); none was acknowledged.', s.wal.writeFailures),
+    counter('infersight_tsdb_wal_fsync_failures_total', 'WAL fsyncs that failed; writes are refused until a checkpoint from memory replaces the segment.', s.wal.fsyncFailures),
+    counter('infersight_tsdb_wal_slow_fsyncs_total', 'WAL fsyncs that took 1 s or more.', s.wal.slowFsyncs),
     {
       name: 'infersight_tsdb_wal_fsync_duration_seconds',
       help: 'Duration of WAL fsyncs.',

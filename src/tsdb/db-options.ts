@@ -1,5 +1,5 @@
 import { noopLogger, systemClock, type Clock, type DurationMs, type Logger } from '../model/index.js';
-import type { FsyncPolicy } from './wal/index.js';
+import { defaultScheduler, nodeWalFs, type FsyncPolicy, type IntervalScheduler, type WalFs } from './wal/index.js';
 
 /** Options of `Db.open`. Every field but `dir` has a production default. */
 export interface DbOptions {
@@ -37,6 +37,13 @@ export interface DbOptions {
   /** Random source in [0, 1) for block ids. */
   random?: () => number;
   logger?: Logger;
+  /**
+   * The file operations of the WAL, its checkpoints and the head-chunks log; default `node:fs`.
+   * Tests inject a full disk or a failing fsync here (`wal/testing/faulty-fs.ts`).
+   */
+  fs?: WalFs;
+  /** The timer of the `interval` fsync policy (WAL and head-chunks log); default `setInterval`, unref'd. */
+  fsyncScheduler?: IntervalScheduler;
 }
 
 /** `DbOptions` with every default applied. */
@@ -61,5 +68,7 @@ export function resolveDbOptions(o: DbOptions): ResolvedDbOptions {
     clock: o.clock ?? systemClock,
     random: o.random ?? Math.random,
     logger: o.logger ?? noopLogger,
+    fs: o.fs ?? nodeWalFs,
+    fsyncScheduler: o.fsyncScheduler ?? defaultScheduler,
   };
 }

@@ -20,6 +20,7 @@ import {
   type HeadChunkEntry,
   type ReplayReport,
   type Wal,
+  type WalFs,
   type WalRecord,
 } from './wal/index.js';
 
@@ -124,6 +125,9 @@ export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logge
     if (c.maxTimeMs < minValidTimeMs) return; // already in a block
     let list = sealedByRef[ref];
     if (list === undefined) sealedByRef[ref] = list = [];
+    // A chunk rewritten after a failed fsync can also be in the failed segment's valid prefix.
+    // Chunks of one series never share a start, so a repeated start is the same chunk.
+    for (let i = list.length - 1; i >= 0; i--) if (list[i].minTimeMs === c.minTimeMs) return;
     // A view, not a copy: the chunks of one head-chunks segment share the file's buffer (about a
     // third of the memory of separate buffers), and they leave the head together at a block cut.
     list.push({ minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, bytes: c.bytes.subarray() });
@@ -220,14 +224,29 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
  * checkpoint holds every live series (SERIES) and its open chunk (HEAD_CHUNK, open flag);
  * sealed chunks are in the head-chunks log, which is synced first. Everything committed is in
  * segments up to the one cut here and in memory, so the checkpoint covers those segments.
+ *
+ * It is also the WAL's recovery after an I/O error (`wal.needsRecovery`): the untrusted segment
+ * is abandoned instead of synced again, the checkpoint rewrites everything acknowledged from
+ * memory (commits were refused meanwhile, so memory holds exactly what was acknowledged) and
+ * deletes it, and only then does the WAL take writes again.
  */
-export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: HeadChunksLog, logger: Logger, segmentSizeBytes: number): CheckpointResult {
+export function checkpointHead(
+  walDir: string,
+  wal: Wal,
+  head: Head,
+  chunksLog: HeadChunksLog,
+  logger: Logger,
+  segmentSizeBytes: number,
+  fs?: WalFs,
+): CheckpointResult {
   chunksLog.sync();
-  const through = wal.cutSegment() - 1;
+  const recovering = wal.needsRecovery;
+  const through = recovering ? wal.abandonSegment() : wal.cutSegment() - 1;
   const result = writeCheckpoint(walDir, {
     throughSegment: through,
     logger,
     segmentSizeBytes,
+    fs,
     write: (log) => {
       const seriesBuf = new ByteBuffer(1 << 20);
       const chunkBuf = new ByteBuffer(1 << 20);
@@ -271,5 +290,6 @@ export function checkpointHead(walDir: string, wal: Wal, head: Head, chunksLog: 
     },
   });
   wal.truncateBefore(through + 1);
+  if (recovering) wal.recovered();
   return result;
 }

@@ -12,6 +12,13 @@ import { Head } from './head/index.js';
 import { Wal } from './wal/index.js';
 import type { DbStats } from './db-stats.js';
 
+/**
+ * The least time between two attempts to recover the WAL after an I/O error: an attempt writes
+ * a checkpoint of the whole head, too costly to repeat at every refused commit while a disk
+ * stays broken.
+ */
+const WAL_RECOVERY_RETRY_MS = 1000;
+
 /** A block with the number of open queriers reading it; deletion waits for zero. */
 export interface PinnedBlock {
   block: Block;
@@ -38,6 +45,7 @@ export class Db implements Appendable, Queryable {
   private readonly checkpoints = { count: 0, secondsTotal: 0 };
   private walBytesAtCheckpoint = 0;
   private lastCheckpointBytes = 0;
+  private lastRecoveryAttemptMs = -Infinity;
 
   private constructor(
     readonly options: ResolvedDbOptions,
@@ -85,7 +93,7 @@ export class Db implements Appendable, Queryable {
       const loaded = await drainYielding(loadHeadChunks(chunksDir, head.minValidTimeMs, o.logger));
       head.reserveRef(loaded.maxRef);
       // Open the head-chunks log before the WAL replay: chunks the replay seals go there too.
-      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs);
+      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs, { fs: o.fs, scheduler: o.fsyncScheduler });
       const log = chunksLog;
       head.options.onChunkSealed = (series, chunk) => log.add(series.ref, chunk);
       replay = await drainYielding(replayWalIntoHead(walDir, head, loaded, o.logger));
@@ -97,7 +105,15 @@ export class Db implements Appendable, Queryable {
     }
     const truncations = [replay.wal.segments, replay.wal.checkpointReport, replay.headChunks];
     const corruptions = truncations.filter((r) => r?.truncated).length;
-    const wal = Wal.open({ dir: walDir, fsync: o.fsync, segmentSizeBytes: o.walSegmentBytes, logger: o.logger, corruptionsRepaired: corruptions });
+    let wal: Wal;
+    try {
+      wal = Wal.open({ dir: walDir, fsync: o.fsync, segmentSizeBytes: o.walSegmentBytes, logger: o.logger, corruptionsRepaired: corruptions, fs: o.fs, scheduler: o.fsyncScheduler });
+    } catch (e) {
+      chunksLog.close();
+      for (const b of blocks) b.close();
+      lock.release();
+      throw e;
+    }
     head.options.log = new WalCommitLog(wal);
     const durationSeconds = (performance.now() - started) / 1000;
     o.logger.info('tsdb opened', {
@@ -112,8 +128,14 @@ export class Db implements Appendable, Queryable {
     return new Db(o, lock, head, wal, chunksLog, blocks, { ...replay, durationSeconds });
   }
 
+  /**
+   * A new appender. While the WAL refuses writes after an I/O error, it first tries the recovery
+   * (at most once a second): before anything is staged, so that a recovery checkpoint never
+   * holds a series of a commit that then fails.
+   */
   appender(): Appender {
     this.checkOpen();
+    if (this.wal.needsRecovery) this.recoverWal();
     return this.head.appender();
   }
 
@@ -147,7 +169,7 @@ export class Db implements Appendable, Queryable {
     this.compacting = (async () => {
       try {
         while (!this.closed && this.isCompactable()) await compactHead(this);
-        if (!this.closed && this.needsCheckpoint()) this.checkpoint();
+        if (!this.closed && (this.needsCheckpoint() || this.wal.needsRecovery)) this.checkpoint();
         if (!this.closed) await applyRetention(this);
       } catch (e) {
         this.compaction.failures++;
@@ -175,8 +197,13 @@ export class Db implements Appendable, Queryable {
   /** Writes a WAL checkpoint from memory now and deletes the WAL segments it covers. */
   checkpoint(): void {
     this.checkOpen();
+    this.checkpointNow();
+  }
+
+  private checkpointNow(): void {
     const started = performance.now();
-    const result = checkpointHead(path.join(this.options.dir, 'wal'), this.wal, this.head, this.chunksLog, this.options.logger, this.options.walSegmentBytes);
+    const o = this.options;
+    const result = checkpointHead(path.join(o.dir, 'wal'), this.wal, this.head, this.chunksLog, o.logger, o.walSegmentBytes, o.fs);
     this.walBytesAtCheckpoint = this.wal.stats().bytesWritten;
     this.lastCheckpointBytes = result.bytes;
     this.checkpoints.count++;
@@ -203,10 +230,40 @@ export class Db implements Appendable, Queryable {
     this.closed = true;
     clearInterval(this.timer);
     if (this.compacting !== null) await this.compacting.catch(() => undefined);
-    this.wal.close();
-    this.chunksLog.close();
-    for (const p of this.blocks) p.block.close();
-    this.lock.release();
+    if (this.wal.needsRecovery) this.tryRecoverWal(); // a last chance to make the head durable
+    try {
+      // A full disk can fail the last sync or flush: close every file and the lock regardless.
+      for (const log of [this.wal, this.chunksLog]) {
+        try {
+          log.close();
+        } catch (e) {
+          this.options.logger.error('tsdb: closing a log failed', { err: (e as Error).message });
+        }
+      }
+      for (const p of this.blocks) p.block.close();
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  /**
+   * Called for a new appender while the WAL refuses writes after an I/O error: writes the
+   * recovery checkpoint (`checkpointHead`) unless an attempt ran within `WAL_RECOVERY_RETRY_MS`.
+   * Never throws; the appender's commit then fails with the WAL's own error.
+   */
+  private recoverWal(): void {
+    const now = this.options.clock();
+    if (now - this.lastRecoveryAttemptMs < WAL_RECOVERY_RETRY_MS) return;
+    this.lastRecoveryAttemptMs = now;
+    this.tryRecoverWal();
+  }
+
+  private tryRecoverWal(): void {
+    try {
+      this.checkpointNow();
+    } catch (e) {
+      this.options.logger.error('wal: recovery after an I/O error failed; writes stay refused', { err: (e as Error).message });
+    }
   }
 
   private maybeCompact(): void {

@@ -1,6 +1,6 @@
 import type { Logger } from '../model/index.js';
 import type { SealedChunk } from './head/index.js';
-import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type ReplayReport } from './wal/index.js';
+import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type IntervalScheduler, type ReplayReport, type WalFs } from './wal/index.js';
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
 const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new Uint8Array(0) };
@@ -15,18 +15,43 @@ const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new
  * Writes are buffered (a few MiB) because nothing depends on them until `sync()`: until a WAL
  * checkpoint drops the segments that hold the same samples, the WAL can rebuild any chunk lost
  * here. The DB therefore calls `sync()` before every checkpoint.
+ *
+ * I/O errors never reach the head's commit (`add` swallows them; the chunks stay queued), and
+ * a failed fsync is recovered without trusting the failed segment again: the next `flush` or
+ * `sync` starts a new segment and rewrites, from memory, every chunk the failed one held; the
+ * failed segment is deleted once the rewrite is synced (docs/formats/wal.md, "I/O errors").
  */
 export class HeadChunksLog {
   private readonly buf = new ByteBuffer(1 << 20);
   private pendingMaxTimeMs = -Infinity;
   /** The newest chunk end written to each segment, so old segments can be dropped by time. */
   private readonly segmentMaxTimeMs = new Map<number, number>();
+  // The chunks queued in `buf`, in order, and those written to segment `writtenSegment` (what a
+  // recovery rewrites when its fsync fails): parallel arrays of series refs and the head's own
+  // chunk objects, about 16 bytes per chunk, no copies.
+  private pendingRefs: number[] = [];
+  private pendingChunks: SealedChunk[] = [];
+  private writtenRefs: number[] = [];
+  private writtenChunks: SealedChunk[] = [];
+  private writtenSegment = -1;
+  /** Abandoned segments whose chunks are queued again; deleted after the next successful sync. */
+  private abandoned: number[] = [];
+  private lastError = '';
 
-  private constructor(private readonly wal: Wal) {}
+  private constructor(
+    private readonly wal: Wal,
+    private readonly logger: Logger,
+  ) {}
 
   /** Opens the log for appending (after `replay`), starting a new segment. */
-  static open(dir: string, fsync: FsyncPolicy, logger: Logger, segmentMaxTimeMs: ReadonlyMap<number, number>): HeadChunksLog {
-    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024 }));
+  static open(
+    dir: string,
+    fsync: FsyncPolicy,
+    logger: Logger,
+    segmentMaxTimeMs: ReadonlyMap<number, number>,
+    io?: { fs?: WalFs; scheduler?: IntervalScheduler },
+  ): HeadChunksLog {
+    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs: io?.fs, scheduler: io?.scheduler }), logger);
     for (const [seg, t] of segmentMaxTimeMs) log.segmentMaxTimeMs.set(seg, t);
     return log;
   }
@@ -60,22 +85,45 @@ export class HeadChunksLog {
     }
   }
 
-  /** Queues a sealed chunk of series `ref`. */
+  /**
+   * Queues a sealed chunk of series `ref`. Never throws: it runs inside a head commit that the
+   * WAL already made durable. A failed flush keeps the chunks queued for the next one.
+   */
   add(ref: number, chunk: SealedChunk): void {
-    ENTRY.minTimeMs = chunk.minTimeMs;
-    ENTRY.maxTimeMs = chunk.maxTimeMs;
-    ENTRY.bytes = chunk.bytes;
-    encodeHeadChunk(this.buf, ref, ENTRY);
-    if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
-    if (this.buf.length >= FLUSH_BYTES) this.flush();
+    this.queue(ref, chunk);
+    if (this.buf.length < FLUSH_BYTES) return;
+    try {
+      this.flush();
+      this.lastError = '';
+    } catch (err) {
+      const msg = (err as Error).message;
+      // Once per distinct error: a full disk would otherwise log at every sealed chunk.
+      if (msg !== this.lastError) this.logger.error('head chunks log: write failed; chunks stay queued (the WAL still holds their samples)', { error: msg });
+      this.lastError = msg;
+    }
   }
 
-  /** Writes queued chunks to the log as one HEAD_CHUNK record (one write). */
+  /**
+   * Writes queued chunks to the log as one HEAD_CHUNK record (one write), recovering first from
+   * an earlier failed fsync. Throws `ERR_STORAGE_UNAVAILABLE` on an I/O error (still queued).
+   */
   flush(): void {
+    if (this.wal.needsRecovery) this.recover();
     if (this.buf.length === 0) return;
     this.wal.log([{ type: RecordType.HEAD_CHUNK, payload: this.buf.subarray() }]);
     const seg = this.wal.currentSegment;
     this.segmentMaxTimeMs.set(seg, Math.max(this.segmentMaxTimeMs.get(seg) ?? -Infinity, this.pendingMaxTimeMs));
+    if (seg !== this.writtenSegment) {
+      this.writtenRefs = [];
+      this.writtenChunks = [];
+      this.writtenSegment = seg;
+    }
+    for (let i = 0; i < this.pendingRefs.length; i++) {
+      this.writtenRefs.push(this.pendingRefs[i]);
+      this.writtenChunks.push(this.pendingChunks[i]);
+    }
+    this.pendingRefs = [];
+    this.pendingChunks = [];
     this.buf.reset();
     this.pendingMaxTimeMs = -Infinity;
   }
@@ -84,6 +132,44 @@ export class HeadChunksLog {
   sync(): void {
     this.flush();
     this.wal.sync();
+    // The abandoned segments' chunks are durable in a later segment now.
+    for (const seg of this.abandoned) this.wal.removeSegment(seg);
+    this.abandoned = [];
+  }
+
+  /**
+   * After a failed fsync: starts a new segment and queues every chunk of the failed one again,
+   * ahead of the chunks queued since. Its fsync is never retried; the segment is deleted after
+   * the rewrite is synced. Until then a crash replays the failed segment's valid prefix plus
+   * the rewrite (the loader drops the repeats).
+   */
+  private recover(): void {
+    const bad = this.wal.abandonSegment();
+    this.wal.recovered();
+    const refs = bad === this.writtenSegment ? this.writtenRefs.concat(this.pendingRefs) : this.pendingRefs;
+    const chunks = bad === this.writtenSegment ? this.writtenChunks.concat(this.pendingChunks) : this.pendingChunks;
+    const again = refs.length - this.pendingRefs.length;
+    this.buf.reset();
+    this.pendingRefs = [];
+    this.pendingChunks = [];
+    this.pendingMaxTimeMs = -Infinity;
+    for (let i = 0; i < refs.length; i++) this.queue(refs[i], chunks[i]);
+    this.writtenRefs = [];
+    this.writtenChunks = [];
+    this.writtenSegment = -1;
+    this.segmentMaxTimeMs.delete(bad);
+    this.abandoned.push(bad);
+    this.logger.warn('head chunks log: rewriting the chunks of a segment whose fsync failed', { segment: bad, chunks: again });
+  }
+
+  private queue(ref: number, chunk: SealedChunk): void {
+    ENTRY.minTimeMs = chunk.minTimeMs;
+    ENTRY.maxTimeMs = chunk.maxTimeMs;
+    ENTRY.bytes = chunk.bytes;
+    encodeHeadChunk(this.buf, ref, ENTRY);
+    this.pendingRefs.push(ref);
+    this.pendingChunks.push(chunk);
+    if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
   }
 
   /** Deletes the oldest segments whose chunks all end before `minTMs` (now in blocks). */
@@ -97,6 +183,13 @@ export class HeadChunksLog {
         break;
       }
     }
+    // Chunks now in blocks need no rewrite after a failed fsync.
+    const keep = this.writtenChunks.map((c) => c.maxTimeMs >= minTMs);
+    this.writtenRefs = this.writtenRefs.filter((_, i) => keep[i]);
+    this.writtenChunks = this.writtenChunks.filter((_, i) => keep[i]);
+    // An abandoned segment may hold the only synced copy of chunks that a checkpoint dropped
+    // from the WAL: it goes only once their rewrite is synced (`sync`).
+    for (const seg of this.abandoned) keepFrom = Math.min(keepFrom, seg);
     const range = this.wal.segments();
     if (range === null || keepFrom <= range.first) return;
     this.wal.truncateBefore(keepFrom);
@@ -108,9 +201,12 @@ export class HeadChunksLog {
     return this.wal.stats().bytesWritten;
   }
 
-  /** Flushes and closes. */
+  /** Flushes and closes; the file is closed even when the flush fails (the WAL holds those samples). */
   close(): void {
-    this.flush();
-    this.wal.close();
+    try {
+      this.flush();
+    } finally {
+      this.wal.close();
+    }
   }
 }

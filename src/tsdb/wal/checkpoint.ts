@@ -10,6 +10,7 @@ import { DEFAULT_SEGMENT_SIZE_BYTES, checkpointDirName } from './format.js';
 import { drainSteps, replayWalSteps, type ReplayOptions, type ReplayReport } from './replay.js';
 import { fsyncDir, fsyncFile, listWalDir, segmentPath } from './segment-files.js';
 import { Wal, type WalRecord } from './wal.js';
+import { nodeWalFs, type WalFs } from './wal-fs.js';
 
 /** Options of `writeCheckpoint`. */
 export interface CheckpointOptions {
@@ -25,6 +26,8 @@ export interface CheckpointOptions {
   logger: Logger;
   /** The size of the checkpoint's own segment files; default that of the WAL (128 MiB). */
   segmentSizeBytes?: number;
+  /** The file operations of the write path; default `node:fs`. */
+  fs?: WalFs;
 }
 
 /** What `writeCheckpoint` did. */
@@ -66,7 +69,11 @@ export function writeCheckpoint(walDir: string, opts: CheckpointOptions): Checkp
   const listing = listWalDir(walDir);
   const previous = listing.checkpoints.length > 0 ? listing.checkpoints[listing.checkpoints.length - 1] : null;
   const segmentSizeBytes = opts.segmentSizeBytes ?? DEFAULT_SEGMENT_SIZE_BYTES;
+  const io = opts.fs ?? nodeWalFs;
   if (previous !== null && previous >= n) {
+    // A retry after a failed directory sync finds its checkpoint renamed already: sync again,
+    // never assume the earlier attempt made the rename durable.
+    fsyncDir(walDir, io);
     opts.logger.info('wal: checkpoint already covers the segments', { dir: walDir, checkpoint: previous, throughSegment: n });
     return { written: false, throughSegment: n, previous, records: 0, bytes: 0 };
   }
@@ -78,28 +85,34 @@ export function writeCheckpoint(walDir: string, opts: CheckpointOptions): Checkp
   const finalDir = path.join(walDir, checkpointDirName(n));
   const tmpDir = `${finalDir}.tmp`;
   fs.rmSync(tmpDir, { recursive: true, force: true });
-  const writer = Wal.open({
-    dir: tmpDir,
-    fsync: { mode: 'never' }, // synced file by file below, once, before the rename
-    logger: noopLogger,
-    segmentSizeBytes,
-  });
+  let writer: Wal | null = null;
   let stats: { recordsWritten: number; bytesWritten: number };
   try {
-    opts.write((records) => writer.log(records));
-    stats = writer.stats();
-    writer.close();
-    for (const s of listWalDir(tmpDir).segments) fsyncFile(segmentPath(tmpDir, s));
-    fsyncDir(tmpDir);
+    const w = (writer = Wal.open({
+      dir: tmpDir,
+      fsync: { mode: 'never' }, // synced file by file below, once, before the rename
+      logger: noopLogger,
+      segmentSizeBytes,
+      fs: io,
+    }));
+    opts.write((records) => w.log(records));
+    stats = w.stats();
+    w.close();
+    for (const s of listWalDir(tmpDir).segments) fsyncFile(segmentPath(tmpDir, s), io);
+    fsyncDir(tmpDir, io);
   } catch (err) {
-    writer.close();
+    try {
+      writer?.close();
+    } catch {
+      // The directory is removed below; the first error is the one to report.
+    }
     fs.rmSync(tmpDir, { recursive: true, force: true });
     throw err;
   }
   fs.renameSync(tmpDir, finalDir);
-  fsyncDir(walDir);
+  fsyncDir(walDir, io);
   for (const old of listing.checkpoints) fs.rmSync(path.join(walDir, checkpointDirName(old)), { recursive: true, force: true });
-  if (listing.checkpoints.length > 0) fsyncDir(walDir);
+  if (listing.checkpoints.length > 0) fsyncDir(walDir, io);
   const out: CheckpointResult = { written: true, throughSegment: n, previous, records: stats.recordsWritten, bytes: stats.bytesWritten };
   opts.logger.info('wal: checkpoint written', { dir: walDir, ...out });
   return out;

@@ -30,6 +30,8 @@ export {
   type CheckpointReplayReport,
   type CheckpointResult,
 } from './checkpoint.js';
+export { nodeWalFs, type WalFs } from './wal-fs.js';
+export { defaultScheduler } from './wal-options.js';
 export {
   Wal,
   type FsyncPolicy,

@@ -10,6 +10,7 @@ import {
   parseSegmentFileName,
   segmentFileName,
 } from './format.js';
+import { nodeWalFs, type WalFs } from './wal-fs.js';
 
 /** What a WAL directory holds, every list sorted ascending. */
 export interface WalDirListing {
@@ -65,27 +66,22 @@ export function fileSizeBytes(file: string): number {
  * Flushes a directory's entries (created, renamed, deleted files) to stable storage. Without
  * it a power loss can undo a rename or resurrect a deleted file even after the file was synced.
  */
-export function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+export function fsyncDir(dir: string, io: WalFs = nodeWalFs): void {
+  fsyncFile(dir, io);
 }
 
 /** Flushes a file's data and metadata to stable storage. */
-export function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r');
+export function fsyncFile(file: string, io: WalFs = nodeWalFs): void {
+  const fd = io.openSync(file, 'r');
   try {
-    fs.fsyncSync(fd);
+    io.fsyncSync(fd);
   } finally {
-    fs.closeSync(fd);
+    io.closeSync(fd);
   }
 }
 
 /** Writes all of `bytes[offset, offset + length)` to `fd`, looping over short writes. */
-export function writeAll(fd: number, bytes: Uint8Array, offset: number, length: number): void {
+export function writeAll(fd: number, bytes: Uint8Array, offset: number, length: number, io: WalFs = nodeWalFs): void {
   let done = 0;
-  while (done < length) done += fs.writeSync(fd, bytes, offset + done, length - done);
+  while (done < length) done += io.writeSync(fd, bytes, offset + done, length - done);
 }

@@ -4,6 +4,7 @@
  */
 import type { DurationMs, Logger } from '../../model/index.js';
 import type { RecordType } from './format.js';
+import type { WalFs } from './wal-fs.js';
 
 /**
  * When the WAL asks the kernel to put written data on stable storage. In every mode a record
@@ -38,6 +39,10 @@ export interface WalOptions {
   scheduler?: IntervalScheduler;
   /** Corruptions the replay before this open repaired, carried into `stats()`; default 0. */
   corruptionsRepaired?: number;
+  /** The file operations of the write path; default `node:fs` (tests inject faults here). */
+  fs?: WalFs;
+  /** An fsync taking at least this long is logged as a warning and counted; default 1000 ms. */
+  slowFsyncMs?: DurationMs;
 }
 
 /** Self-monitoring counters of one `Wal`, all cumulative since `open`. */
@@ -52,6 +57,12 @@ export interface WalStats {
   /** Calls of `truncateBefore`. */
   truncations: number;
   corruptionsRepaired: number;
+  /** Writes and segment creations that failed (a full disk, an I/O error); none was acknowledged. */
+  writeFailures: number;
+  /** fsyncs that failed; each one made the WAL refuse writes until its owner recovered it. */
+  fsyncFailures: number;
+  /** fsyncs that took at least `slowFsyncMs`. */
+  slowFsyncs: number;
 }
 
 /** One record to log: its type and its encoded payload. The WAL copies the payload. */
