@@ -8,6 +8,7 @@
 export { Authenticator, type AuthResult, type Principal } from './authenticator.js';
 export { BACKSTOP_REQUEST_TIMEOUT_MS, DEFAULT_BODY_TIMEOUTS, bodyProblemStatus, isClientAbort, readBody, type BodyProblem, type BodyReadOptions, type BodyReadSettings, type BodyResult, type BodyTimeouts } from './body.js';
 export { RequestGuard, compileCorsOrigin, crossSiteReason, mediaType, type GuardOptions, type Refusal, type RoutePolicy, type Verdict } from './guard.js';
+export { requestUrl } from './request-url.js';
 export { clientCertProblem, createWebServer, secureContextOptions, type ReloadableServer, type WebServerOptions } from './server.js';
 export { EMPTY_TOKENS, SCOPES, loadTokens, parseTokens, type Scope, type TokenEntry, type TokensFile } from './tokens.js';
 export { EMPTY_WEB_CONFIG, WebConfigError, loadWebConfig, parseWebConfig, type ClientAuthType, type TlsServerConfig, type TlsVersion, type WebConfig } from './web-config.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BACKSTOP_REQUEST_TIMEOUT_MS, RequestGuard, createWebServer, isClientAbort, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
+import { BACKSTOP_REQUEST_TIMEOUT_MS, RequestGuard, createWebServer, isClientAbort, requestUrl, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
 import type { Logger } from '../model/index.js';
 
 /**
@@ -174,7 +174,12 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
       });
   };
   const server: ReloadableServer = createWebServer(tlsAtStart, { maxHeaderSize: options.maxHeaderBytes, requestTimeout: BACKSTOP_REQUEST_TIMEOUT_MS }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
+    if (url === null) {
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      sendApiError(res, 400, 'bad_data', 'malformed request target');
+      return;
+    }
     const method = req.method ?? 'GET';
     let key = `${method} ${url.pathname}`;
     let handler = routes.get(key);
