@@ -59,7 +59,7 @@ describe('fuzz: every endpoint of the demo', () => {
   const bases: Record<string, string> = {};
 
   beforeAll(async () => {
-    demo = await startDemoCli(['--data', dir, '--gateway.listen', '127.0.0.1:0', '--gateway.share', '0', '--log-level', 'error']);
+    demo = await startDemoCli(['--data', dir, '--history', '10m', '--gateway.listen', '127.0.0.1:0', '--gateway.share', '0', '--log-level', 'error']);
     bases.main = demo.base;
     bases.gateway = await gatewayUrl(demo);
   }, 120_000);

@@ -27,6 +27,8 @@ export interface FuzzEndpoint {
   readonly requests: fc.Arbitrary<FuzzRequest>;
   /** 5xx statuses the endpoint documents (an upstream's failure, a query timeout); any other 5xx fails. */
   readonly documented5xx?: readonly number[];
+  /** What the body of a documented 5xx must match (its error type), when the status alone says too little. */
+  readonly documented5xxBody?: RegExp;
 }
 
 const enc = new TextEncoder();
@@ -73,7 +75,7 @@ function remoteWrite(version: 1 | 2): fc.Arbitrary<FuzzRequest> {
     randomBytes,
     fc.constant(new Uint8Array(0)),
   );
-  return fc.record({ body, type: contentType(version === 1 ? PROTOBUF : RW2), encoding: fc.constantFrom('snappy', 'snappy', 'gzip', '', 'identity') }).map(({ body, type, encoding }) => ({
+  return fc.record({ body, type: contentType(version === 1 ? PROTOBUF : RW2), encoding: fc.oneof({ weight: 6, arbitrary: fc.constant('snappy') }, fc.constantFrom('gzip', '', 'identity')) }).map(({ body, type, encoding }) => ({
     method: 'POST',
     path: '/api/v1/write',
     headers: { 'Content-Type': type, ...(encoding === '' ? {} : { 'Content-Encoding': encoding }), 'X-Prometheus-Remote-Write-Version': version === 1 ? '0.1.0' : '2.0.0' },
@@ -114,20 +116,20 @@ const selector = fc.tuple(fc.constantFrom(...METRICS), fc.array(fc.tuple(fc.oneo
 const promql: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
   expr: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    selector,
+    { weight: 3, arbitrary: selector },
     fc.double({ noNaN: false }).map(String),
     fc.tuple(selector, fc.constantFrom(...RANGES), fc.constantFrom('rate', 'increase', 'count_over_time', 'max_over_time', 'quantile_over_time(0.9,', 'deriv', 'changes')).map(([s, r, f]) => (f.endsWith(',') ? `${f}${s}[${r}])` : `${f}(${s}[${r}])`)),
     fc.tuple(tie('expr'), fc.constantFrom(...RANGES), fc.constantFrom('', '1m', '5m', '1s')).map(([e, r, s]) => `max_over_time((${e})[${r}:${s}])`),
     fc.tuple(fc.constantFrom('sum', 'avg', 'count', 'max', 'topk(3,', 'quantile(0.5,', 'count_values("v",', 'stddev'), fc.constantFrom('', ' by (job)', ' without (instance)', ' by (__name__)'), tie('expr')).map(([a, g, e]) => (a.endsWith(',') ? `${a}${e})${g}` : `${a}${g}(${e})`)),
     fc.tuple(tie('expr'), fc.constantFrom('+', '-', '*', '/', '%', '^', '==', '>', 'and', 'or', 'unless', '/ on(job) group_left'), tie('expr')).map(([a, op, b]) => `(${a}) ${op} (${b})`),
     fc.tuple(fc.constantFrom('abs', 'histogram_quantile(0.99,', 'label_replace(', 'absent', 'sort_desc', 'clamp_max(', 'timestamp', 'vector', 'scalar'), tie('expr')).map(([f, e]) => (f.endsWith('(') ? (f.startsWith('label') ? `${f}${e}, "a", "$1", "job", "(.*)")` : `${f}${e}, 1)`) : f.endsWith(',') ? `${f}${e})` : `${f}(${e})`)),
-    anyText(30),
-    printable(30),
+    { weight: 1, arbitrary: anyText(30) },
+    { weight: 1, arbitrary: printable(30) },
   ),
 })).expr;
 
-const timeParam = fc.oneof(fc.integer({ min: Math.floor(NOW / 1000) - 7200, max: Math.floor(NOW / 1000) + 60 }).map(String), fc.constantFrom('', 'NaN', 'Inf', '-Inf', '1e300', '0', 'yesterday', '2026-02-30T00:00:00Z'), printable(12), fc.double().map(String));
-const durationParam = fc.oneof(fc.constantFrom('', '1', '15', '60', '1s', '5m', '0', '-1', 'NaN', '1e300', '0.0001'), printable(8));
+const timeParam = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: Math.floor(NOW / 1000) - 7200, max: Math.floor(NOW / 1000) + 60 }).map(String) }, fc.constantFrom('', 'NaN', 'Inf', '-Inf', '1e300', '0', 'yesterday', '2026-02-30T00:00:00Z'), printable(12), fc.double().map(String));
+const durationParam = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('15', '60', '1s', '5m', '30s', '0.5') }, fc.constantFrom('', '1', '0', '-1', 'NaN', '1e300', '0.0001', '1y'), printable(8));
 
 /** A form as a query string or as a body; `names` are its parameter names. */
 function formRequest(path: fc.Arbitrary<string>, params: fc.Arbitrary<[string, string][]>, methods: readonly string[]): fc.Arbitrary<FuzzRequest> {
@@ -147,10 +149,10 @@ const gatewayBody = fc.oneof(
   anyText(100).map((s) => enc.encode(s)),
   fc
     .record({
-      model: fc.oneof(fc.constantFrom('openai/gpt-oss-20b', 'nope', ''), fc.integer(), anyText(10)),
-      messages: fc.oneof(fc.array(fc.record({ role: fc.constantFrom('user', 'system', 5), content: fc.oneof(anyText(60), fc.array(fc.record({ text: anyText(10) }), { maxLength: 2 }), fc.constant(null)) }), { maxLength: 3 }), fc.json()),
+      model: fc.oneof({ weight: 6, arbitrary: fc.constant('openai/gpt-oss-20b') }, fc.constantFrom('nope', ''), fc.integer(), anyText(10)),
+      messages: fc.oneof({ weight: 4, arbitrary: fc.array(fc.record({ role: fc.constantFrom('user', 'user', 'system', 5), content: fc.oneof(anyText(60), fc.array(fc.record({ text: anyText(10) }), { maxLength: 2 }), fc.constant(null)) }), { minLength: 1, maxLength: 3 }) }, fc.json()),
       prompt: fc.option(fc.oneof(anyText(40), fc.array(fc.oneof(fc.integer(), anyText(5)), { maxLength: 4 }))),
-      stream: fc.oneof(fc.boolean(), fc.constant('yes')),
+      stream: fc.oneof({ weight: 4, arbitrary: fc.boolean() }, fc.constant('yes')),
       stream_options: fc.option(fc.record({ include_usage: fc.oneof(fc.boolean(), fc.integer()) })),
       // Small, so that a request the sim serves ends soon; some invalid ones as well.
       max_tokens: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 4 }) }, fc.constantFrom(0, -1, 1.5, 'x')),
@@ -174,6 +176,9 @@ const faultBody = fc.oneof(
 
 const pathSegment = fc.oneof(ident, fc.constantFrom('..', '.', '%2e%2e', '%2F', '%00', '%ff', 'index.html', 'assets', '~', ''), printable(20).map((s) => encodeURIComponent(s)), fc.constant('x'.repeat(300)));
 
+/** The query API's documented 503s: the query ran out of time, or the store is not open yet. */
+const QUERY_5XX = /"errorType":"(timeout|unavailable)"/;
+
 /** Every endpoint family the harness covers. */
 export const ENDPOINTS: readonly FuzzEndpoint[] = [
   { name: 'remote write 1.0', listener: 'main', scope: 'write', requests: remoteWrite(1) },
@@ -185,13 +190,23 @@ export const ENDPOINTS: readonly FuzzEndpoint[] = [
     scope: 'read',
     requests: formRequest(fc.constant('/api/v1/query'), params(param('query', promql), param('time', timeParam), param('timeout', durationParam), param('lookback_delta', durationParam), param('stats', fc.constantFrom('all', 'x'))), ['GET', 'POST']),
     documented5xx: [503],
+    documented5xxBody: QUERY_5XX,
   },
   {
     name: 'query_range',
     listener: 'main',
     scope: 'read',
-    requests: formRequest(fc.constant('/api/v1/query_range'), params(param('query', promql), param('start', timeParam), param('end', timeParam), param('step', durationParam), param('timeout', durationParam)), ['GET', 'POST']),
+    requests: formRequest(
+      fc.constant('/api/v1/query_range'),
+      fc.oneof(
+        // Half of them a well-formed window, so that random PromQL gets evaluated over data.
+        fc.tuple(promql, fc.integer({ min: 60, max: 7200 }), fc.constantFrom('15', '60', '1m', '5m')).map(([q, span, step]): [string, string][] => [['query', q], ['start', String(Math.floor(NOW / 1000) - span)], ['end', String(Math.floor(NOW / 1000))], ['step', step]]),
+        params(param('query', promql), param('start', timeParam), param('end', timeParam), param('step', durationParam), param('timeout', durationParam)),
+      ),
+      ['GET', 'POST'],
+    ),
     documented5xx: [503],
+    documented5xxBody: QUERY_5XX,
   },
   { name: 'series', listener: 'main', scope: 'read', requests: formRequest(fc.constant('/api/v1/series'), fc.tuple(matches, params(param('start', timeParam), param('end', timeParam), param('limit', durationParam))).map(([m, p]) => [...m, ...p]), ['GET', 'POST']) },
   { name: 'labels', listener: 'main', scope: 'read', requests: formRequest(fc.constant('/api/v1/labels'), fc.tuple(matches, params(param('start', timeParam), param('end', timeParam), param('limit', durationParam))).map(([m, p]) => [...m, ...p]), ['GET', 'POST']) },
@@ -202,6 +217,30 @@ export const ENDPOINTS: readonly FuzzEndpoint[] = [
     requests: formRequest(fc.oneof(labelName, fc.constant('__name__')).map((n) => `/api/v1/label/${encodeURIComponent(n)}/values`), fc.tuple(matches, params(param('start', timeParam), param('limit', durationParam))).map(([m, p]) => [...m, ...p]), ['GET']),
   },
   { name: 'federate', listener: 'main', scope: 'read', requests: formRequest(fc.constant('/federate'), matches, ['GET', 'POST']) },
+  {
+    name: 'other read API',
+    listener: 'main',
+    scope: 'read',
+    requests: formRequest(
+      fc.oneof(
+        fc.constantFrom('/api/v1/query_exemplars', '/api/v1/format_query', '/api/v1/parse_query', '/api/v1/metadata', '/api/v1/targets', '/api/v1/targets/metadata', '/api/v1/status/buildinfo', '/api/v1/status/runtimeinfo', '/api/v1/status/flags', '/api/v1/status/tsdb', '/api/v1/dashboards', '/metrics', '/-/ready'),
+        pathSegment.map((id) => `/api/v1/dashboards/${id}`),
+        pathSegment.map((id) => `/api/v1/dashboards/${id}/grafana`),
+      ),
+      params(param('query', promql), param('metric', fc.oneof(fc.constantFrom(...METRICS), anyText(10))), param('limit', durationParam), param('match_target', selector), param('start', timeParam), param('end', timeParam), param('state', fc.constantFrom('active', 'dropped', 'any', 'x'))),
+      ['GET', 'POST'],
+    ),
+  },
+  {
+    name: 'admin and lifecycle',
+    listener: 'main',
+    scope: 'admin',
+    // Off by default, as in Prometheus: each is refused (`/-/quit` is left out: were it on, it would end the run).
+    requests: formRequest(fc.constantFrom('/-/reload', '/api/v1/admin/tsdb/delete_series', '/api/v1/admin/tsdb/clean_tombstones', '/api/v1/admin/tsdb/snapshot'), matches, ['POST', 'PUT']),
+    // Prometheus' answer while the admin API is off (docs/security.md).
+    documented5xx: [503],
+    documented5xxBody: /"error":"admin APIs disabled"/,
+  },
   {
     name: 'static files',
     listener: 'main',

@@ -91,7 +91,7 @@ export async function run(e: FuzzEndpoint, base: string, requests: readonly Fuzz
 
 /** The default judge: no 5xx but the endpoint's documented ones. */
 export function noUndocumented5xx(e: FuzzEndpoint): Judge {
-  return (o) => o.status < 500 || (e.documented5xx ?? []).includes(o.status);
+  return (o) => o.status < 500 || ((e.documented5xx ?? []).includes(o.status) && (e.documented5xxBody?.test(o.body) ?? true));
 }
 
 /** The resident set size of a process, from `/proc/<pid>/status` (`VmRSS`), in bytes. */
