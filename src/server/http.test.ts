@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { MemoryLogger } from '../model/index.js';
-import { listen, sendText, type HttpListener, type Routes } from './http.js';
+import { clientErrorStatus, listen, sendText, type HttpListener, type Routes } from './http.js';
 
 const open: HttpListener[] = [];
 afterEach(async () => {
@@ -32,4 +32,14 @@ test.each([
   open.push(l);
   expect(await raw(l.address.port, `${line}\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(answer);
   expect(await raw(l.address.port, 'GET /-/healthy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+});
+
+// Node's request timeout (slow headers, or a body no route reads) is a 408, not a 400.
+test.each([
+  ['ERR_HTTP_REQUEST_TIMEOUT', 408],
+  ['HPE_HEADER_OVERFLOW', 431],
+  ['HPE_INVALID_METHOD', 400],
+  [undefined, 400],
+])('clientError %s → %d', (code, status) => {
+  expect(clientErrorStatus(code)).toBe(status);
 });
