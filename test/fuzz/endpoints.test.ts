@@ -72,6 +72,8 @@ describe('fuzz: every endpoint of the demo', () => {
     const { failures, statuses } = await run(e, bases[e.listener], batch(e, seedOf(e)), noUndocumented5xx(e));
     // eslint-disable-next-line no-console
     console.log(`fuzz: ${e.name}: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    // eslint-disable-next-line no-console
+    if (failures.length > 0) console.log(`fuzz: ${failures.length} failures of ${e.name}, the first:\n${report(failures)}`);
     expect(report(failures)).toBe('');
     expect(await healthy(bases.main)).toBe(200);
   }, 600_000);
