@@ -6,6 +6,7 @@
  * that breaks later ends with an OpenAI error event. Every outcome is measured once, in `finish`.
  */
 import type http from 'node:http';
+import { isClientAbort } from '../http/index.js';
 import type { GatewayConfig } from './config.js';
 import type { ProxyContext } from './context.js';
 import { sendOpenAiError, sseErrorEvent, type OpenAiErrorCode } from './errors.js';
@@ -68,7 +69,9 @@ class Exchange {
     });
     this.cancelDeadline = this.ctx.timers.setTimeout(() => this.onDeadline(), this.cfg.limits.requestTimeoutMs);
     this.start().catch((e: unknown) => {
-      this.ctx.logger.error('gateway: request failed', { err: e instanceof Error ? e.message : String(e) });
+      // A client that went away is not a fault of the gateway: no error line for each one.
+      if (isClientAbort(e)) this.ctx.logger.debug('gateway: client went away', { err: (e as Error).message });
+      else this.ctx.logger.error('gateway: request failed', { err: e instanceof Error ? e.message : String(e) });
       this.attempt?.abort();
       this.fail('internal_error', 'The gateway failed to handle the request.');
     });

@@ -5,6 +5,7 @@
  * Everything else in the body is passed upstream untouched.
  */
 import type { IncomingMessage } from 'node:http';
+import { DEFAULT_BODY_TIMEOUTS, readBody as readHttpBody } from '../http/index.js';
 import type { DurationMs } from '../model/index.js';
 import type { OpenAiErrorCode } from './errors.js';
 import type { Timers } from './timers.js';
@@ -31,47 +32,22 @@ export interface CompletionRequest {
 }
 
 /**
- * Reads the body: resolves with the bytes, or with a problem (too large: 413, too slow: 408).
- * On a problem the rest of the body is left unread; the caller answers and closes the connection.
+ * Reads the body (src/http's reader): resolves with the bytes, or with a problem (too large: 413,
+ * too slow: 408, the client gone: a 400 nobody reads). `timeoutMs` (`body_timeout`) bounds both
+ * the whole body and each gap in it. On a problem the rest of the body is left unread; the caller
+ * answers and closes the connection.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: DurationMs, timers: Timers): Promise<Buffer | RequestProblem> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    return Promise.resolve({ code: 'request_too_large', message: `The request body is ${declared} bytes; the limit is ${maxBytes}.`, param: null });
+export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: DurationMs, timers: Timers): Promise<Buffer | RequestProblem> {
+  const r = await readHttpBody(req, { maxBytes, timers, timeouts: { idleMs: Math.min(timeoutMs, DEFAULT_BODY_TIMEOUTS.idleMs), totalMs: timeoutMs } });
+  if (r.ok) return r.body;
+  switch (r.problem.kind) {
+    case 'too_large':
+      return { code: 'request_too_large', message: `The request body exceeds the limit of ${maxBytes} bytes.`, param: null };
+    case 'timeout':
+      return { code: 'request_body_timeout', message: `The request body did not arrive within ${timeoutMs} ms.`, param: null };
+    case 'aborted':
+      return { code: 'invalid_request', message: 'The request body was cut short.', param: null };
   }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (v: Buffer | RequestProblem): void => {
-      if (settled) return;
-      settled = true;
-      cancel();
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onEnd);
-      req.off('aborted', onEnd);
-      resolve(v);
-    };
-    const cancel = timers.setTimeout(() => settle({ code: 'request_body_timeout', message: `The request body did not arrive within ${timeoutMs} ms.`, param: null }), timeoutMs);
-    const onData = (c: Buffer): void => {
-      size += c.length;
-      if (size > maxBytes) {
-        req.pause();
-        settle({ code: 'request_too_large', message: `The request body exceeds the limit of ${maxBytes} bytes.`, param: null });
-        return;
-      }
-      chunks.push(c);
-    };
-    const onEnd = (): void => {
-      if (!req.complete) settle({ code: 'invalid_request', message: 'The request body was cut short.', param: null });
-      else settle(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onEnd);
-    req.on('aborted', onEnd);
-  });
 }
 
 const problem = (message: string, param: string | null, code: OpenAiErrorCode = 'invalid_request'): RequestProblem => ({ code, message, param });

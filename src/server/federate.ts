@@ -11,6 +11,7 @@ import { ParseError, QueryError, isStackOverflow, parseMetricSelector } from '..
 import { mergeSeriesSets, type Queryable } from '../storage/index.js';
 import { TEXT_CONTENT_TYPE, formatFloat } from '../wire/index.js';
 import type { ApiLimits } from './api/index.js';
+import type { BodyReadSettings } from '../http/index.js';
 import { readForm } from './api/form.js';
 import { ApiError } from './api/params.js';
 import type { Handler, Routes } from './http.js';
@@ -25,6 +26,8 @@ export interface FederateDeps {
   /** Longest `match[]` value and largest form body (the query API's limits). */
   readonly limits: ApiLimits;
   readonly logger: Logger;
+  /** Form body time limits and their timers (default 30 s idle, 60 s in all; tests inject timers). */
+  readonly bodyRead?: BodyReadSettings;
 }
 
 /** A refusal: the status and the plain-text message Prometheus writes with `http.Error`. */
@@ -185,8 +188,8 @@ export function federateHandler(deps: FederateDeps): Handler {
         res.end('Service Unavailable');
         return;
       }
-      const form = await readForm(req, deps.limits.maxBodyBytes).catch((e: unknown) => {
-        throw e instanceof ApiError ? new FederateError(400, e.message, e.closeConnection) : e;
+      const form = await readForm(req, deps.limits.maxBodyBytes, deps.bodyRead).catch((e: unknown) => {
+        throw e instanceof ApiError ? new FederateError(e.httpStatus ?? 400, e.message, e.closeConnection) : e;
       });
       if (form.error !== null) throw new FederateError(400, `error parsing form values: ${form.error}`);
       const matcherSets = parseFederateMatchers(form.all('match[]'), deps.limits.maxQueryBytes);

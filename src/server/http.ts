@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RequestGuard, createWebServer, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
+import { BACKSTOP_REQUEST_TIMEOUT_MS, RequestGuard, createWebServer, isClientAbort, requestUrl, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
 import type { Logger } from '../model/index.js';
 
 /**
@@ -124,6 +124,11 @@ export function hasBody(req: http.IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/** The status of a request the HTTP parser or Node's timeouts ended: 431, 408 or 400. */
+export function clientErrorStatus(code: string | undefined): 431 | 408 | 400 {
+  return code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+}
+
 /** A running HTTP listener. */
 export interface HttpListener {
   readonly address: AddressInfo;
@@ -161,13 +166,20 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
     verdict
       .then((refusal) => (refusal === null ? run() : sendRefusal(req, res, refusal)))
       .catch((err: unknown) => {
-        logger.error('request failed', { path, err: err instanceof Error ? err.message : String(err) });
+        // A client that went away is not a fault of the server: no error line for each one.
+        if (isClientAbort(err)) logger.debug('client went away', { path, err: (err as Error).message });
+        else logger.error('request failed', { path, err: err instanceof Error ? err.message : String(err) });
         if (!res.headersSent) sendApiError(res, 500, 'internal', 'internal error');
         else res.destroy();
       });
   };
-  const server: ReloadableServer = createWebServer(tlsAtStart, { maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+  const server: ReloadableServer = createWebServer(tlsAtStart, { maxHeaderSize: options.maxHeaderBytes, requestTimeout: BACKSTOP_REQUEST_TIMEOUT_MS }, (req, res) => {
+    const url = requestUrl(req);
+    if (url === null) {
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      sendApiError(res, 400, 'bad_data', 'malformed request target');
+      return;
+    }
     const method = req.method ?? 'GET';
     let key = `${method} ${url.pathname}`;
     let handler = routes.get(key);
@@ -200,15 +212,17 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
     dispatch(req, res, verdict, () => found(req, res, url, params), url.pathname);
   }, (reason) => logger.warn('TLS connection refused', { reason }));
   // A request the HTTP parser refuses (malformed, or headers over the limit) gets a short answer
-  // in the API's error envelope instead of Node's empty one; the connection is closed.
+  // in the API's error envelope instead of Node's empty one; one Node's request timeout ended
+  // (headers, or a body no handler read, still arriving) gets 408. The connection is closed.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
+    const answered = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent === true;
+    if (!socket.writable || answered) {
       socket.destroy();
       return;
     }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({ status: 'error', errorType: 'bad_data', error: tooLarge ? 'request header fields too large' : 'malformed HTTP request' });
+    const status = clientErrorStatus(err.code);
+    const message = status === 431 ? 'request header fields too large' : status === 408 ? 'request timeout: the request did not arrive in time' : 'malformed HTTP request';
+    const body = JSON.stringify({ status: 'error', errorType: 'bad_data', error: message });
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   server.keepAliveTimeout = 65_000;

@@ -9,6 +9,7 @@ import {
   type IngestResponse,
   type OtlpReceiverOptions,
 } from '../ingest/index.js';
+import { bodyProblemStatus, readBody, type BodyReadSettings } from '../http/index.js';
 import { StorageError, StorageErrorCode, type Appendable } from '../storage/index.js';
 import { listen, sendText, type Handler, type HttpListener, type ListenSecurity, type Routes } from './http.js';
 
@@ -24,6 +25,8 @@ export interface IngestOptions {
    * of `infersight serve`, so that two servers on one machine still start).
    */
   readonly otlpListen?: { readonly address: string; readonly required: boolean } | null;
+  /** Body time limits (default `DEFAULT_BODY_TIMEOUTS`: 30 s idle, 60 s in all; 408 past them). */
+  readonly bodyRead?: BodyReadSettings;
 }
 
 /** The receivers of one server, over its store. */
@@ -31,6 +34,7 @@ export interface IngestReceivers {
   readonly remoteWrite: RemoteWriteReceiver;
   readonly otlp: OtlpReceiver;
   readonly limits: IngestLimits;
+  readonly bodyRead: BodyReadSettings;
 }
 
 /**
@@ -51,48 +55,8 @@ export function ingestReceivers(db: () => Appendable | null, options: IngestOpti
     remoteWrite: new RemoteWriteReceiver(appendable, { limits, tracker, clock, logger }),
     otlp: new OtlpReceiver(appendable, { ...options.otlp, limits, tracker, clock, logger }),
     limits,
+    bodyRead: options.bodyRead ?? {},
   };
-}
-
-/** Reads the whole body, or null (after answering 413 and closing) when it is over `maxBytes`. */
-function readBody(req: http.IncomingMessage, res: http.ServerResponse, maxBytes: number): Promise<Buffer | null> {
-  const tooLarge = (): null => {
-    req.pause();
-    res.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
-    res.end(`request body is over the limit of ${maxBytes} bytes\n`);
-    return null;
-  };
-  if (Number(req.headers['content-length'] ?? NaN) > maxBytes) return Promise.resolve(tooLarge());
-  // Events rather than `for await`: leaving the iterator early would reset the connection
-  // before the 413 goes out.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else {
-        cleanup();
-        resolve(tooLarge());
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (e: Error) => {
-      cleanup();
-      reject(e);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }
 
 function send(res: http.ServerResponse, r: IngestResponse): void {
@@ -106,18 +70,29 @@ function send(res: http.ServerResponse, r: IngestResponse): void {
   res.end(body);
 }
 
-function receiverHandler(receive: (req: { body: Uint8Array; headers: http.IncomingHttpHeaders }) => Promise<IngestResponse>, maxBytes: number): Handler {
+function receiverHandler(receive: (req: { body: Uint8Array; headers: http.IncomingHttpHeaders }) => Promise<IngestResponse>, maxBytes: number, read: BodyReadSettings): Handler {
   return async (req, res) => {
-    const body = await readBody(req, res, maxBytes);
-    if (body === null) return;
-    send(res, await receive({ body, headers: req.headers }));
+    const r = await readBody(req, { ...read, maxBytes });
+    if (r.ok) {
+      send(res, await receive({ body: r.body, headers: req.headers }));
+      return;
+    }
+    // A client that went away gets no answer; a too large or too slow body is refused as plain
+    // text, like the receivers' other errors, and the connection closes with the rest unread.
+    if (r.problem.kind === 'aborted') {
+      res.destroy();
+      return;
+    }
+    const text = `${r.problem.message}\n`;
+    res.writeHead(bodyProblemStatus(r.problem), { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+    res.end(text);
   };
 }
 
 /** Adds `POST /api/v1/write` (remote write) and `POST /api/v1/otlp/v1/metrics` (OTLP/HTTP) to `routes`. */
 export function registerIngestRoutes(routes: Routes, r: IngestReceivers): void {
-  routes.set('POST /api/v1/write', receiverHandler((req) => r.remoteWrite.handle(req), r.limits.maxBodyBytes));
-  routes.set('POST /api/v1/otlp/v1/metrics', receiverHandler((req) => r.otlp.handle(req), r.limits.maxBodyBytes));
+  routes.set('POST /api/v1/write', receiverHandler((req) => r.remoteWrite.handle(req), r.limits.maxBodyBytes, r.bodyRead));
+  routes.set('POST /api/v1/otlp/v1/metrics', receiverHandler((req) => r.otlp.handle(req), r.limits.maxBodyBytes, r.bodyRead));
 }
 
 /**
@@ -129,7 +104,7 @@ export async function startOtlpListener(r: IngestReceivers, options: IngestOptio
   const o = options.otlpListen;
   if (o === undefined || o === null) return null;
   const routes: Routes = new Map();
-  routes.set('POST /v1/metrics', receiverHandler((req) => r.otlp.handle(req), r.limits.maxBodyBytes));
+  routes.set('POST /v1/metrics', receiverHandler((req) => r.otlp.handle(req), r.limits.maxBodyBytes, r.bodyRead));
   routes.set('GET /', (_req, res) => sendText(res, 200, 'Infersight OTLP/HTTP receiver: POST /v1/metrics\n'));
   try {
     const l = await listen(o.address, routes, logger, { security });

@@ -1,4 +1,5 @@
 import type { RunningGateway } from '../gateway/index.js';
+import type { BodyReadSettings } from '../http/index.js';
 import type { Clock, Logger } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
 import { Engine, EngineQueryClient, durationToString, type EngineOptions } from '../promql/index.js';
@@ -34,6 +35,11 @@ export interface ServeOptions {
   engine?: Omit<EngineOptions, 'now'>;
   /** Limits of the query API (query length, form body size). */
   api?: Partial<ApiLimits>;
+  /**
+   * Time limits of reading request bodies on every route (src/http/body.ts; default 30 s idle,
+   * 60 s in all, then 408) and their timers (tests inject virtual ones).
+   */
+  bodyRead?: BodyReadSettings;
   /** The command-line flags as given, for `/api/v1/status/flags`. */
   flags?: Readonly<Record<string, string>>;
   /** Scraping (`--config.file`, Prometheus scrape_configs): src/server/scrape-routes.ts. */
@@ -148,6 +154,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     },
     clock: o.clock,
     logger: o.logger,
+    bodyRead: o.bodyRead,
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -156,13 +163,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     lookbackDeltaMs: o.engine?.lookbackDeltaMs ?? 300_000,
     limits: { ...DEFAULT_API_LIMITS, ...o.api },
     logger: o.logger,
+    bodyRead: o.bodyRead,
   });
   // Where ingest writes once the store is open: through the normalizer (engine-native names
   // become the catalog's) unless normalization is off.
   let ingestTarget: Appendable | null = null;
   if (o.sim) registerSimRoutes(routes, o.sim);
   // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
-  const receivers = ingestReceivers(() => ingestTarget, o.ingest ?? {}, o.clock, o.logger);
+  const receivers = ingestReceivers(() => ingestTarget, { bodyRead: o.bodyRead, ...o.ingest }, o.clock, o.logger);
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });

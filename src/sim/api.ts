@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDurationMs } from '../model/index.js';
 import { FAULT_DEFAULTS, componentInScope, instanceInScope, replicaInScope, type GroundTruthEntry } from './faults.js';
-import { readJson } from './openai.js';
+import { BodyReadError, readJson } from './openai.js';
 import type { Simulation } from './simulation.js';
 import { FAULT_KINDS, type FaultKind, type FaultScope, type FaultSpec } from './spec.js';
 import type { FileSdGroup } from './targets.js';
@@ -99,7 +99,9 @@ export function simApiHandlers(sim: Simulation, fileSd: () => FileSdGroup[], onF
       try {
         body = await readJson(req);
       } catch (e) {
-        send(res, 400, { status: 'error', errorType: 'bad_data', error: `invalid JSON body: ${(e as Error).message}` });
+        const status = e instanceof BodyReadError ? e.status : 400;
+        if (status !== 400) res.setHeader('Connection', 'close');
+        send(res, status, { status: 'error', errorType: 'bad_data', error: (e as Error).message });
         return;
       }
       const spec = parseFaultRequest(sim, body);

@@ -12,6 +12,7 @@
  *   `GET /-/healthy`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestUrl } from '../http/index.js';
 import type { SimApiHandlers } from './api.js';
 import { handleCompletion, sendOpenAiError, type OpenAiContext } from './openai.js';
 import { targetMetrics } from './target-metrics.js';
@@ -44,12 +45,16 @@ function models(ctx: SimHttpContext, names: string[]): string {
 
 /** Serves one request; resolves when the response is complete. */
 export async function handleSimRequest(ctx: SimHttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://sim');
+  const url = requestUrl(req);
+  if (url === null) {
+    text(res, 400, 'malformed request target\n');
+    return;
+  }
   const path = url.pathname;
   const method = req.method ?? 'GET';
   const m = /^\/targets\/([^/]+)(\/.*)$/.exec(path);
   if (m !== null) {
-    const id = decodeURIComponent(m[1]);
+    const id = decodeSegment(m[1]);
     const target = ctx.targets.get(id);
     if (target === undefined) {
       text(res, 404, 'no such target\n');

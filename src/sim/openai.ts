@@ -7,6 +7,7 @@
  * with an HTTP error status; failures after it send an `error` event and end the stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyProblemStatus, readBody } from '../http/index.js';
 import type { UnixMs } from '../model/index.js';
 import type { ComponentRuntime } from './fleet.js';
 import type { RequestListener, RequestOutcome } from './request.js';
@@ -27,22 +28,33 @@ const MAX_BODY = 1 << 20;
 
 /** Sends an OpenAI-style error body. */
 export function sendOpenAiError(res: ServerResponse, status: number, message: string): void {
-  const type = status === 400 ? 'BadRequestError' : status === 404 ? 'NotFoundError' : status === 429 ? 'RateLimitError' : status === 503 ? 'ServiceUnavailableError' : 'InternalServerError';
+  const type = status === 400 || status === 408 || status === 413 ? 'BadRequestError' : status === 404 ? 'NotFoundError' : status === 429 ? 'RateLimitError' : status === 503 ? 'ServiceUnavailableError' : 'InternalServerError';
   const body = JSON.stringify({ error: { message, type, param: null, code: status } });
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-/** Reads a JSON request body (at most 1 MiB). */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY) throw new Error('request body too large');
-    chunks.push(c);
+/** A request body that could not be read or parsed, with the status to answer. */
+export class BodyReadError extends Error {
+  constructor(
+    message: string,
+    /** 400 (not JSON, or the client went away), 408 (too slow) or 413 (too large). */
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'BodyReadError';
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+}
+
+/** Reads a JSON request body (at most 1 MiB, within src/http's default body timeouts). */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const r = await readBody(req, { maxBytes: MAX_BODY });
+  if (!r.ok) throw new BodyReadError(r.problem.message, bodyProblemStatus(r.problem));
+  try {
+    return JSON.parse(r.body.toString('utf8')) as unknown;
+  } catch (e) {
+    throw new BodyReadError(`invalid JSON body: ${(e as Error).message}`, 400);
+  }
 }
 
 interface Parsed {
@@ -84,7 +96,9 @@ export async function handleCompletion(ctx: OpenAiContext, req: IncomingMessage,
   try {
     body = await readJson(req);
   } catch (e) {
-    sendOpenAiError(res, 400, `invalid JSON body: ${(e as Error).message}`);
+    const status = e instanceof BodyReadError ? e.status : 400;
+    if (status !== 400) res.setHeader('Connection', 'close');
+    sendOpenAiError(res, status, (e as Error).message);
     return;
   }
   const p = parse(body, chat);

@@ -3,6 +3,7 @@ import type { Clock, Logger, UnixMs } from '../../model/index.js';
 import type { ParserOptions } from '../../promql/index.js';
 import type { QueryClient } from '../../query/index.js';
 import type { Handler } from '../http.js';
+import type { BodyReadSettings } from '../../http/index.js';
 import { readForm, type Form } from './form.js';
 import { ApiError, goQuote, invalidParam, nsToMs, parseDurationNs, parseTime } from './params.js';
 import { describeError, respond, respondError, type ApiResult } from './respond.js';
@@ -41,6 +42,8 @@ export interface ApiDeps {
   readonly status: StatusSources;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Form body time limits and their timers (default 30 s idle, 60 s in all; tests inject timers). */
+  readonly bodyRead?: BodyReadSettings;
 }
 
 /** One API request as a handler sees it. */
@@ -61,13 +64,13 @@ export function apiHandler(deps: ApiDeps, fn: (ctx: ApiContext) => Promise<ApiRe
       if (!res.writableFinished) ac.abort();
     });
     try {
-      const form = await readForm(req, deps.limits.maxBodyBytes);
+      const form = await readForm(req, deps.limits.maxBodyBytes, deps.bodyRead);
       const result = await fn({ req, form, params, signal: ac.signal });
       if (!res.destroyed) await respond(req, res, result, { maxBytes: deps.limits.maxResponseBytes, logger: deps.logger });
     } catch (e) {
       if (res.destroyed || res.headersSent) return;
       const { errorType, message } = describeError(e, deps.logger, url.pathname);
-      await respondError(req, res, errorType, message, e instanceof ApiError && e.closeConnection);
+      await respondError(req, res, errorType, message, e instanceof ApiError && e.closeConnection, e instanceof ApiError ? e.httpStatus : undefined);
     }
   };
 }

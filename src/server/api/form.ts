@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { readBody, type BodyProblem, type BodyReadSettings } from '../../http/index.js';
 import { ApiError } from './params.js';
 
 /**
@@ -49,16 +50,18 @@ export function parseQueryInto(into: Map<string, string[]>, query: string): stri
 
 /**
  * Reads a request's parameters. A form body larger than `maxBodyBytes` is refused with
- * `bad_data` (`error parsing form values: http: POST too large`) without reading the rest; the
- * connection is closed after the answer. Bodies of other content types are ignored, as Go does.
+ * `bad_data` (`error parsing form values: http: POST too large`) without reading the rest, one
+ * that does not arrive within the body timeouts with `bad_data` and status 408; the connection is
+ * closed after the answer. Bodies of other content types are ignored, as Go does.
  */
-export async function readForm(req: http.IncomingMessage, maxBodyBytes: number): Promise<Form> {
+export async function readForm(req: http.IncomingMessage, maxBodyBytes: number, read: BodyReadSettings = {}): Promise<Form> {
   const values = new Map<string, string[]>();
   let error: string | null = null;
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if ((req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && type === 'application/x-www-form-urlencoded') {
-    const body = await readBody(req, maxBodyBytes);
-    error = parseQueryInto(values, body);
+    const r = await readBody(req, { ...read, maxBytes: maxBodyBytes });
+    if (!r.ok) throw bodyError(r.problem);
+    error = parseQueryInto(values, r.body.toString('utf8'));
   }
   // The raw request target, not `url.search`: Node hands bytes over as latin1, and the WHATWG
   // parser would re-encode them; Go reads them as UTF-8.
@@ -74,44 +77,12 @@ export async function readForm(req: http.IncomingMessage, maxBodyBytes: number):
   };
 }
 
-function readBody(req: http.IncomingMessage, maxBytes: number): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > maxBytes) return Promise.reject(tooLarge(req));
-  // Events rather than `for await`: leaving an async iterator early destroys the socket, and the
-  // client would get a reset instead of the 400.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        reject(tooLarge(req));
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (e: Error) => {
-      cleanup();
-      reject(e);
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
-}
-
-function tooLarge(req: http.IncomingMessage): ApiError {
-  // Stop reading: the answer goes out with `Connection: close` and the socket ends after it.
-  req.pause();
-  return new ApiError('bad_data', 'error parsing form values: http: POST too large', true);
+/**
+ * The refusal of a body that was not read. Every one closes the connection: the rest of the body
+ * is unread (or the client is gone, and the answer goes nowhere).
+ */
+function bodyError(p: BodyProblem): ApiError {
+  if (p.kind === 'too_large') return new ApiError('bad_data', 'error parsing form values: http: POST too large', true);
+  if (p.kind === 'timeout') return new ApiError('bad_data', `error parsing form values: ${p.message}`, true, 408);
+  return new ApiError('bad_data', `error parsing form values: ${p.message}`, true);
 }

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     /** Close the connection after the answer (the request body was not read to its end). */
     readonly closeConnection = false,
+    /** The HTTP status when it is not the one of `errorType` (408 for a body that came too slowly). */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -83,7 +83,7 @@ export function responseTooLargeMessage(maxBytes: number): string {
   return `the answer would take more than ${maxBytes} bytes of JSON (--query.max-response-bytes); select fewer series, a shorter range or a larger step`;
 }
 
-/** Answers with Prometheus' error envelope and the status its `errorType` maps to. */
-export async function respondError(req: http.IncomingMessage, res: http.ServerResponse, errorType: ErrorType, message: string, close = false): Promise<void> {
-  await writeJson(req, res, httpStatusForErrorType(errorType), errorJson(errorType, message), close);
+/** Answers with Prometheus' error envelope and the status its `errorType` maps to (or `status`). */
+export async function respondError(req: http.IncomingMessage, res: http.ServerResponse, errorType: ErrorType, message: string, close = false, status = httpStatusForErrorType(errorType)): Promise<void> {
+  await writeJson(req, res, status, errorJson(errorType, message), close);
 }
