@@ -13,9 +13,8 @@
  *   alice: [read]
  * ```
  */
-import fs from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { WebConfigError } from './web-config.js';
+import { WebConfigError, loadConfigFile } from './web-config.js';
 
 /** What a credential may do: `read` (queries, UI, status), `write` (receivers, gateway completions), `admin` (lifecycle, admin and fault APIs). */
 export type Scope = 'read' | 'write' | 'admin';
@@ -85,16 +84,6 @@ export function parseTokens(text: string): TokensFile {
 }
 
 /** Reads and parses a tokens file (`--web.tokens.file`); errors name the file. */
-export async function loadTokens(file: string): Promise<TokensFile> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    throw new WebConfigError(`reading ${file}: ${(e as Error).message}`);
-  }
-  try {
-    return parseTokens(text);
-  } catch (e) {
-    throw new WebConfigError(`${file}: ${(e as Error).message}`);
-  }
+export function loadTokens(file: string): Promise<TokensFile> {
+  return loadConfigFile(file, parseTokens);
 }

@@ -262,8 +262,8 @@ export async function parseWebConfig(text: string, dir: string): Promise<WebConf
   };
 }
 
-/** Reads and parses a web configuration file (`--web.config.file`); errors name the file. */
-export async function loadWebConfig(file: string): Promise<WebConfig> {
+/** Reads `file` and parses its text with `parse`; a failure of either is a `WebConfigError` naming the file. */
+export async function loadConfigFile<T>(file: string, parse: (text: string) => T | Promise<T>): Promise<T> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -271,8 +271,13 @@ export async function loadWebConfig(file: string): Promise<WebConfig> {
     throw new WebConfigError(`reading ${file}: ${(e as Error).message}`);
   }
   try {
-    return await parseWebConfig(text, path.dirname(path.resolve(file)));
+    return await parse(text);
   } catch (e) {
     throw new WebConfigError(`${file}: ${(e as Error).message}`);
   }
+}
+
+/** Reads and parses a web configuration file (`--web.config.file`); errors name the file. */
+export function loadWebConfig(file: string): Promise<WebConfig> {
+  return loadConfigFile(file, (text) => parseWebConfig(text, path.dirname(path.resolve(file))));
 }
