@@ -136,8 +136,10 @@ try {
 
   const rss = readings.map((r) => r.rssBytes).filter((v): v is number => v !== null);
   const secondHalf = readings.filter((r) => r.rssBytes !== null && r.tMs >= durationMs / 2);
-  const p99s = readings.map((r) => r.loopP99Seconds).filter((v): v is number => v !== null);
-  const maxes = readings.map((r) => r.loopMaxSeconds).filter((v): v is number => v !== null);
+  // The first reading's window is the server's life before the soak (start, ramp): left out.
+  const windows = readings.slice(1);
+  const p99s = windows.map((r) => r.loopP99Seconds).filter((v): v is number => v !== null);
+  const maxes = windows.map((r) => r.loopMaxSeconds).filter((v): v is number => v !== null);
   Object.assign(out, {
     soakInstances: instances,
     samplesPerSec: Math.round(sent.samplesWritten / sent.wallSeconds),
