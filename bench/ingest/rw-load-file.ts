@@ -12,6 +12,7 @@
  * proto3 encoders leave them out; decoders read both alike.)
  */
 import fs from 'node:fs';
+import type { Labels } from '../../src/model/index.js';
 import { decodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 import { instance, requestsPerScrape, rng, type DatasetSeries } from '../tsdb/fleet-dataset.js';
 
@@ -20,6 +21,9 @@ export interface LoadFile {
   readonly file: string;
   readonly seconds: number;
   readonly seriesCount: number;
+  /** The labels of series `j`: request `b` holds series `(b % batchesPerSecond) * batchSeries` on, in order. */
+  readonly seriesLabels: readonly Labels[];
+  readonly batchSeries: number;
   readonly batchesPerSecond: number;
   /** Byte offset and length of request `b` (second `Math.floor(b / batchesPerSecond)`). */
   readonly offsets: Float64Array;
@@ -162,7 +166,8 @@ export function writeLoadFile(o: LoadOptions): LoadFile {
   } finally {
     fs.closeSync(fd);
   }
-  return { file: o.file, seconds: o.seconds, seriesCount: series.length, batchesPerSecond, offsets, lengths, samples, totalSamples: series.length * o.seconds, rawBytes, compressedBytes: offset };
+  const seriesLabels = series.map((x) => x.s.labels);
+  return { file: o.file, seconds: o.seconds, seriesCount: series.length, seriesLabels, batchSeries: o.batchSeries, batchesPerSecond, offsets, lengths, samples, totalSamples: series.length * o.seconds, rawBytes, compressedBytes: offset };
 }
 
 /** Throws unless `raw` decodes to exactly `want`. */

@@ -44,8 +44,11 @@ function post(agent: http.Agent, url: URL, body: Buffer): Promise<{ status: numb
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Plays `load` against `writeUrl` through `shards` connections; `onSecond` hears about each second released. */
-export async function sendLoad(load: LoadFile, writeUrl: string, shards: number, onSecond?: (k: number) => void): Promise<SendResult> {
+/**
+ * Plays `load` against `writeUrl` through `shards` connections; `onSecond` hears about each second
+ * released, `onAnswer` about each request answered (`ok`: a 2xx, so its samples were acknowledged).
+ */
+export async function sendLoad(load: LoadFile, writeUrl: string, shards: number, onSecond?: (k: number) => void, onAnswer?: (b: number, ok: boolean) => void): Promise<SendResult> {
   const url = new URL(writeUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: shards });
   const fd = fs.openSync(load.file, 'r');
@@ -79,7 +82,9 @@ export async function sendLoad(load: LoadFile, writeUrl: string, shards: number,
         maxLagMs = Math.max(maxLagMs, done - releaseMs(b));
         if (done > lastDoneMs) lastDoneMs = done;
         if (k === load.seconds - 1) finalLagMs = Math.max(finalLagMs, done - releaseMs(b));
-        if (res.status >= 200 && res.status < 300) written += load.samples[b];
+        const ok = res.status >= 200 && res.status < 300;
+        onAnswer?.(b, ok);
+        if (ok) written += load.samples[b];
         else {
           failed++;
           if (failures.length < 5) failures.push(`${res.status}: ${res.text.slice(0, 200)}`);

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Labels } from '../model/index.js';
 import type { MetricFamily } from '../wire/index.js';
 import type { DbStats } from '../tsdb/index.js';
@@ -81,4 +82,57 @@ export function processMetricFamilies(startTimeMs: number): MetricFamily[] {
     gauge('nodejs_heap_used_bytes', 'V8 heap in use in bytes.', mem.heapUsed),
     gauge('nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', mem.external + mem.arrayBuffers),
   ];
+}
+
+/** What `EventLoopDelayMetrics` reads of `perf_hooks`' interval histogram (nanoseconds). */
+export type EventLoopHistogram = Pick<IntervalHistogram, 'count' | 'mean' | 'max' | 'percentile' | 'reset' | 'enable' | 'disable'>;
+
+/** The quantiles of `infersight_event_loop_delay_seconds`. */
+const LOOP_QUANTILES = [0.5, 0.9, 0.99] as const;
+
+/**
+ * The event loop's delay (`perf_hooks.monitorEventLoopDelay`, sampled every 10 ms): how long a
+ * timer that was due waited for the loop, which is how long any request waited behind the work
+ * in front of it. A summary `infersight_event_loop_delay_seconds` whose quantiles cover the time
+ * since the previous read (as prom-client's `nodejs_eventloop_lag_*` do: quantiles since the
+ * start would stop moving after an hour), with `_sum` and `_count` over the whole life of the
+ * process, and a gauge `infersight_event_loop_delay_max_seconds` for the worst delay since the
+ * previous read. One reader (the scraper of `/metrics`) is assumed; a second one shortens the
+ * first one's windows.
+ */
+export class EventLoopDelayMetrics {
+  private sumSeconds = 0;
+  private count = 0;
+
+  /** Starts sampling; tests pass a histogram of their own (the fields read are `count`, `mean`, `max`, `percentile`). */
+  constructor(private readonly histogram: EventLoopHistogram = monitorEventLoopDelay({ resolution: 10 })) {
+    histogram.enable();
+  }
+
+  /** The families for `/metrics`; starts the next window. */
+  families(): MetricFamily[] {
+    const h = this.histogram;
+    // An empty window (read twice within 10 ms) has NaN statistics: report zero delay.
+    const n = h.count;
+    const s = (ns: number): number => (n === 0 || !Number.isFinite(ns) ? 0 : ns / 1e9);
+    this.count += n;
+    this.sumSeconds += n === 0 ? 0 : (h.mean * n) / 1e9;
+    const quantiles = LOOP_QUANTILES.map((q) => ({ labels: Labels.from({ quantile: String(q) }), value: s(h.percentile(q * 100)) }));
+    const max = s(h.max);
+    h.reset();
+    return [
+      {
+        name: 'infersight_event_loop_delay_seconds',
+        help: 'Event loop delay; quantiles over the time since the previous read of /metrics.',
+        type: 'summary',
+        samples: [...quantiles, { suffix: '_sum', value: this.sumSeconds }, { suffix: '_count', value: this.count }],
+      },
+      gauge('infersight_event_loop_delay_max_seconds', 'Largest event loop delay since the previous read of /metrics.', max),
+    ];
+  }
+
+  /** Stops sampling (the server is closing). */
+  stop(): void {
+    this.histogram.disable();
+  }
 }

@@ -101,6 +101,9 @@ describe('serve', () => {
       '# TYPE infersight_tsdb_rejected_samples_total counter',
       'infersight_tsdb_rejected_samples_total{reason="out_of_order"} 0',
       'process_resident_memory_bytes',
+      '# TYPE infersight_event_loop_delay_seconds summary',
+      'infersight_event_loop_delay_seconds{quantile="0.99"}',
+      'infersight_event_loop_delay_max_seconds',
     ]) {
       expect(body).toContain(name);
     }

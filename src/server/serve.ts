@@ -16,7 +16,7 @@ import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
-import { processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
+import { EventLoopDelayMetrics, processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
 import { staticUiHandler, type StaticUiOptions } from './static-ui.js';
 import { buildInfo, runtimeInfo } from './status-info.js';
 import { wireWebSecurity, type WebOptions } from './web-security.js';
@@ -134,8 +134,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         ? sendText(res, 503, `Service Unavailable: ${o.backfill?.description ?? 'writing history'}.\n`)
         : sendText(res, 200, 'Infersight is Ready.\n'),
   );
+  const loopDelay = new EventLoopDelayMetrics();
   routes.set('GET /metrics', (_req, res) => {
-    const families = processMetricFamilies(started);
+    const families = [...processMetricFamilies(started), ...loopDelay.families()];
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
@@ -245,6 +246,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await gateway?.close();
         await scraping.close();
         if (db !== null) await db.close();
+        loopDelay.stop();
       })()),
   };
 }
