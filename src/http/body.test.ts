@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { FakeTimers } from '../model/testing/fake-timers.js';
 import { isClientAbort, readBody, type BodyResult } from './body.js';
+import { rawClient } from './testing/raw-client.js';
 
 const TIMEOUTS = { idleMs: 1_000, totalMs: 5_000 };
 
@@ -61,18 +61,6 @@ async function harness(maxBytes = 1_000): Promise<Harness> {
   };
   open.push(h);
   return h;
-}
-
-/** A raw client: writes what it is told and collects the answer until the server closes. */
-function rawClient(port: number): { write(s: string): void; destroy(): void; answer: Promise<string> } {
-  const socket = net.connect(port, '127.0.0.1');
-  let text = '';
-  socket.on('data', (d: Buffer) => (text += d.toString()));
-  const answer = new Promise<string>((resolve) => {
-    socket.on('close', () => resolve(text));
-    socket.on('error', () => resolve(text));
-  });
-  return { write: (s) => socket.write(s), destroy: () => socket.destroy(), answer };
 }
 
 const head = (length: number) => `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n`;

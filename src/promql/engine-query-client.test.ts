@@ -6,6 +6,7 @@ import { EngineQueryClient, TRUNCATED_WARNING } from './engine-query-client.js';
 import type { QueryEngine, QueryOptions, QueryResult } from './engine/types.js';
 import { QueryError } from './errors.js';
 import type { Value } from './value.js';
+import { rejection } from '../model/testing/rejection.js';
 
 const L = (r: Record<string, string>) => Labels.from(r);
 const SERIES = [
@@ -49,15 +50,8 @@ function client(engine: QueryEngine, queryable: Queryable = memory()): QueryClie
   return new EngineQueryClient({ engine, queryable, metadata: () => ({ up: [{ type: 'gauge', help: 'Up.', unit: '' }], other: [{ type: 'counter', help: '', unit: 'seconds' }] }) });
 }
 
-async function failure(p: Promise<unknown>): Promise<QueryClientError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof QueryClientError) return e;
-    throw e;
-  }
-  throw new Error('expected failure');
-}
+/** The error `p` rejects with. */
+const failure = (p: Promise<unknown>): Promise<QueryClientError> => rejection(p, QueryClientError);
 
 describe('EngineQueryClient: results in API shapes', () => {
   it.each<[string, Value, unknown]>([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClientError } from './errors.js';
 import { HttpQueryClient } from './http-client.js';
+import { rejection } from '../model/testing/rejection.js';
 
 interface Seen {
   method: string;
@@ -28,15 +29,8 @@ function fakeFetch(...answers: (() => Response)[]): { fetch: typeof fetch; seen:
 const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const vector = json(200, { status: 'success', data: { resultType: 'vector', result: [{ metric: { job: 'a' }, value: [1700000000.5, '1'] }] }, warnings: ['w'], infos: ['i'] });
 
-async function failure(p: Promise<unknown>): Promise<QueryClientError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof QueryClientError) return e;
-    throw e;
-  }
-  throw new Error('expected failure');
-}
+/** The error `p` rejects with. */
+const failure = (p: Promise<unknown>): Promise<QueryClientError> => rejection(p, QueryClientError);
 
 describe('HttpQueryClient', () => {
   it('POSTs form bodies by default, with times and durations as Unix seconds', async () => {

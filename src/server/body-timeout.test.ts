@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it, test } from 'vitest';
 import { MemoryLogger, type DurationMs, type Timers } from '../model/index.js';
 import { FakeTimers } from '../model/testing/fake-timers.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { startServer } from './serve.js';
+import { rawClient } from '../http/testing/raw-client.js';
 
 const NOW = 1_764_547_200_000;
 const TIMEOUTS = { idleMs: 1_000, totalMs: 5_000 };
@@ -76,18 +76,6 @@ async function start() {
   cleanups.push(() => server.close());
   await server.ready;
   return { logger, timers, port: server.http.address.port };
-}
-
-/** A raw client: writes what it is told and collects the answer until the server closes. */
-function rawClient(port: number): { write(s: string): void; destroy(): void; answer: Promise<string> } {
-  const socket = net.connect(port, '127.0.0.1');
-  let text = '';
-  socket.on('data', (d: Buffer) => (text += d.toString()));
-  const answer = new Promise<string>((resolve) => {
-    socket.on('close', () => resolve(text));
-    socket.on('error', () => resolve(text));
-  });
-  return { write: (s) => socket.write(s), destroy: () => socket.destroy(), answer };
 }
 
 const head = (path: string, type: string, length: number) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;

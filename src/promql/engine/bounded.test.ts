@@ -4,6 +4,7 @@ import type { Queryable, Querier, Series, SeriesSet } from '../../storage/index.
 import { QueryError } from '../errors.js';
 import { MemoryStorage } from '../promqltest/memory-storage.js';
 import { Engine } from './index.js';
+import { rejection } from '../../model/testing/rejection.js';
 
 const HOUR = 3_600_000;
 const NOW = 30 * 24 * HOUR;
@@ -66,15 +67,8 @@ function denseSeries(hours: number): MemoryStorage {
   return storage;
 }
 
-async function failure(p: Promise<unknown>): Promise<QueryError> {
-  try {
-    await p;
-  } catch (err: unknown) {
-    if (err instanceof QueryError) return err;
-    throw err;
-  }
-  throw new Error('query did not fail');
-}
+/** The error `p` rejects with. */
+const failure = (p: Promise<unknown>): Promise<QueryError> => rejection(p, QueryError);
 
 /** Lets `n` turns of the event loop pass (each a `setImmediate`), without waiting for time. */
 async function turns(n: number): Promise<void> {

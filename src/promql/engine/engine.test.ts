@@ -3,6 +3,7 @@ import { Labels } from '../../model/index.js';
 import { QueryError } from '../errors.js';
 import { MemoryStorage } from '../promqltest/memory-storage.js';
 import { Engine, type EngineOptions } from './index.js';
+import { rejection } from '../../model/testing/rejection.js';
 
 /** 100 series `load_metric{i="0".."99"}` with a sample every 15 s over one hour. */
 function fixture(): MemoryStorage {
@@ -14,15 +15,8 @@ function fixture(): MemoryStorage {
   return storage;
 }
 
-async function failure(p: Promise<unknown>): Promise<QueryError> {
-  try {
-    await p;
-  } catch (err: unknown) {
-    if (err instanceof QueryError) return err;
-    throw err;
-  }
-  throw new Error('query did not fail');
-}
+/** The error `p` rejects with. */
+const failure = (p: Promise<unknown>): Promise<QueryError> => rejection(p, QueryError);
 
 describe('Engine limits', () => {
   const storage = fixture();
