@@ -78,11 +78,7 @@ export function readBody(req: http.IncomingMessage, options: BodyReadOptions): P
       settled = true;
       cancelIdle();
       cancelTotal();
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('aborted', onGone);
-      req.off('close', onClose);
+      for (const [event, fn] of listeners) req.off(event, fn);
       if (!r.ok) req.pause();
       resolve(r);
     };
@@ -109,12 +105,15 @@ export function readBody(req: http.IncomingMessage, options: BodyReadOptions): P
     const onClose = (): void => {
       if (!req.complete) onGone();
     };
+    const listeners: readonly [string, (chunk: Buffer) => void][] = [
+      ['data', onData],
+      ['end', onEnd],
+      ['error', onGone],
+      ['aborted', onGone],
+      ['close', onClose],
+    ];
     armIdle();
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onGone);
-    req.on('aborted', onGone);
-    req.on('close', onClose);
+    for (const [event, fn] of listeners) req.on(event, fn);
   });
 }
 

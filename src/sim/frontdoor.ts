@@ -14,14 +14,14 @@ import type { LatencyTruth } from './latency-truth.js';
 import type { Replica } from './replica.js';
 import type { RequestObserver, RequestOutcome, SimRequest } from './request.js';
 
-/** Requests by status class, and streams broken after their first chunk. */
-interface StatusCounts {
-  requests2xx: number;
-  requests4xx: number;
-  requests429: number;
-  requests5xx: number;
-  midStreamErrors: number;
-  inFlight: number;
+/** Requests by status class, streams broken after their first chunk, and requests in flight. */
+class StatusCounts {
+  requests2xx = 0;
+  requests4xx = 0;
+  requests429 = 0;
+  requests5xx = 0;
+  midStreamErrors = 0;
+  inFlight = 0;
 }
 
 /** Counts one finished request into `c` by its outcome. */
@@ -37,13 +37,7 @@ function countEnd(c: StatusCounts, outcome: RequestOutcome): void {
 }
 
 /** What the front door measured for the requests it routed to one replica. */
-export class FrontDoorRoute implements RequestObserver, StatusCounts {
-  requests2xx = 0;
-  requests4xx = 0;
-  requests429 = 0;
-  requests5xx = 0;
-  midStreamErrors = 0;
-  inFlight = 0;
+export class FrontDoorRoute extends StatusCounts implements RequestObserver {
   readonly ttft = new Histogram(VLLM_TTFT);
   readonly duration = new Histogram(VLLM_REQUEST_LATENCY);
   readonly overhead = new Histogram(OVERHEAD_LATENCY);
@@ -52,7 +46,9 @@ export class FrontDoorRoute implements RequestObserver, StatusCounts {
   constructor(
     readonly replica: Replica,
     private readonly door: FrontDoor,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Implements `RequestObserver`. */
   firstToken(r: SimRequest, tMs: number): void {
@@ -78,13 +74,7 @@ export class FrontDoorRoute implements RequestObserver, StatusCounts {
  * refusals, and totals over both since the start (the router's concurrency limit and the quality
  * sampler read the totals; a retired route's counts stay in them).
  */
-export class FrontDoor implements StatusCounts {
-  requests2xx = 0;
-  requests4xx = 0;
-  requests429 = 0;
-  requests5xx = 0;
-  midStreamErrors = 0;
-  inFlight = 0;
+export class FrontDoor extends StatusCounts {
   /** Requests refused before routing: by the limits (429), or because no replica was ready (503). */
   refused429 = 0;
   refused503 = 0;
@@ -100,7 +90,9 @@ export class FrontDoor implements StatusCounts {
   constructor(
     readonly overheadS: number,
     readonly truth?: LatencyTruth,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The routes, in the order they were first used. */
   routes(): FrontDoorRoute[] {
