@@ -30,25 +30,28 @@ const ALLOWED = {
   wire: ['model'],
   // The Node-side HTTP leaf (web config, auth, request guard, listeners): DESIGN.md.
   http: ['model'],
+  // Prometheus' configuration pieces shared by scrape, rules and the notifier: docs/design/config-module.md.
+  config: ['model'],
   storage: ['model', 'wire'],
   normalize: ['model', 'storage', 'semconv'],
   tsdb: ['model', 'storage'],
   promql: ['model', 'storage', 'query'],
-  ingest: ['model', 'wire', 'storage', 'http'],
+  ingest: ['model', 'wire', 'storage', 'http', 'config'],
   gateway: ['model', 'wire', 'storage', 'http'],
   sim: ['model', 'wire', 'semconv', 'http'],
   fleet: VIEW_DEPS,
-  rules: VIEW_DEPS,
+  // Rules read through a QueryClient and write through an Appendable: docs/design/rules-module.md.
+  rules: [...VIEW_DEPS, 'config', 'storage'],
   diagnose: VIEW_DEPS,
   quality: VIEW_DEPS,
   cost: VIEW_DEPS,
   dashboards: VIEW_DEPS,
   server: [
-    'model', 'query', 'semconv', 'wire', 'http', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
+    'model', 'query', 'semconv', 'wire', 'http', 'config', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
     'gateway', 'sim', 'fleet', 'rules', 'diagnose', 'quality', 'cost', 'dashboards',
   ],
   cli: [
-    'model', 'query', 'semconv', 'wire', 'http', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
+    'model', 'query', 'semconv', 'wire', 'http', 'config', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',
     'gateway', 'sim', 'fleet', 'rules', 'diagnose', 'quality', 'cost', 'dashboards', 'server',
   ],
 };
@@ -65,6 +68,7 @@ const TYPES_ONLY = {
   normalize: { storage: STORAGE_ERROR_VALUES },
   ingest: { storage: STORAGE_ERROR_VALUES },
   gateway: { storage: STORAGE_ERROR_VALUES },
+  rules: { storage: STORAGE_ERROR_VALUES },
 };
 
 /** The src/ modules that web/ may import (types and data; web talks to the server over HTTP only). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatPromDuration } from '../ingest/scrape/index.js';
+import { formatPromDuration } from '../config/index.js';
 import { systemClock } from '../model/index.js';
 import { LogfmtLogger, faultMenu, isFreshDataDir, parseListenAddress, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
 import { isScenarioName } from '../sim/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScrapeConfigFile } from './config.js';
-import { formatPromDuration, parsePromDuration } from './duration.js';
+import { formatPromDuration, parsePromDuration } from '../../config/index.js';
 
 const parse = (yaml: string) => parseScrapeConfigFile(yaml, '/etc/infersight');
 

@@ -1,12 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Labels, type DurationMs } from '../../model/index.js';
-import { HTTP_CLIENT_FIELDS, UNSUPPORTED_HTTP_FIELDS, parseHttpClientConfig, type HttpClientConfig } from './http-config.js';
-import { isValidLabelName, parseRelabelConfigs, type RelabelConfig } from './relabel.js';
-import { ConfigError, parseYamlDocument, type YamlNode } from './yaml-reader.js';
-import { parseBodySize, parseFileSdConfigs, parseStaticConfigs, type FileSdConfig, type TargetGroup } from './config-sd.js';
+import { ConfigError, type FileSdConfig, HTTP_CLIENT_FIELDS, type HttpClientConfig, isValidLabelName, parseBodySize, parseFileSdConfigs, parseHttpClientConfig, parseRelabelConfigs, parseStaticConfigs, parseYamlDocument, type RelabelConfig, type TargetGroup, UNSUPPORTED_HTTP_FIELDS, type YamlNode } from '../../config/index.js';
 
-export { ConfigError } from './yaml-reader.js';
+export { ConfigError } from '../../config/index.js';
 
 /** The `global` section, defaults applied. */
 export interface GlobalConfig {

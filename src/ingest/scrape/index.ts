@@ -1,14 +1,10 @@
 /**
- * Public surface of the scrape manager: Prometheus `scrape_configs` parsing, relabeling, the
- * scrape loops with staleness, file_sd, and the data of `/api/v1/targets`.
+ * Public surface of the scrape manager: Prometheus `scrape_configs` parsing, the scrape loops
+ * with staleness (relabeling and file_sd come from `src/config`), and the data of `/api/v1/targets`.
  */
 export { ConfigError, DEFAULT_GLOBAL, DEFAULT_SCRAPE_LIMITS, loadScrapeConfigFile, parseScrapeConfigFile, type GlobalConfig, type ScrapeConfig, type ScrapeConfigFile } from './config.js';
-export type { FileSdConfig, TargetGroup } from './config-sd.js';
-export { formatPromDuration, parsePromDuration } from './duration.js';
-export { FileSdProvider, nodeFileSdFs, nodeWatchDirs, type FileSdFs, type WatchDirs } from './file-sd.js';
 export { SCRAPE_ACCEPT_HEADER } from './loop.js';
 export { ScrapeManager, type ScrapeManagerOptions } from './manager.js';
-export { hashMod, relabel, relabelConfig, type RelabelAction, type RelabelConfig } from './relabel.js';
 export { httpScrapeFetch, type ScrapeFetch, type ScrapeRequest, type ScrapeResponse } from './scrape-http.js';
 export { Target, populateLabels, type TargetHealth } from './target.js';
 export { formatGoTime, globalUrl, targetsMetadata, targetsView, type ApiActiveTarget, type ApiTargetDiscovery, type ApiTargetMetadata, type GlobalUrlOptions } from './targets-view.js';

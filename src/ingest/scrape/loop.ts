@@ -3,7 +3,7 @@ import type { Appendable } from '../../storage/index.js';
 import type { Appender } from '../../storage/index.js';
 import { formatFromContentType } from '../../wire/index.js';
 import type { ScrapeConfig } from './config.js';
-import { authorizationHeader, type ReadTextFile } from './http-config.js';
+import { authorizationHeader, type ReadTextFile } from '../../config/index.js';
 import { ScrapeAppendError, ScrapeBodyAppender, ScrapeCache, appendAllStale, appendReport, type AppendResult, type SampleMutation } from './scrape-append.js';
 import { readScrapeBody, type RequestTls, type ScrapeFetch } from './scrape-http.js';
 import type { Target } from './target.js';

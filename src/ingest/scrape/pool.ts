@@ -1,5 +1,5 @@
 import type { ScrapeConfig } from './config.js';
-import type { TargetGroup } from './config-sd.js';
+import type { TargetGroup } from '../../config/index.js';
 import { ScrapeLoop, type ScrapeLoopDeps } from './loop.js';
 import { targetsFromGroup, type Target } from './target.js';
 

@@ -1,7 +1,7 @@
 import { Labels, STALE_NAN, type UnixMs } from '../../model/index.js';
 import { StorageErrorCode, isStorageError, type Appender, type SeriesRef } from '../../storage/index.js';
 import { ExpositionParser, type ExpositionFormat, type ParsedFamily, type ParsedSample } from '../../wire/index.js';
-import { LabelsBuilder, relabel, type RelabelConfig } from './relabel.js';
+import { LabelsBuilder, relabel, type RelabelConfig } from '../../config/index.js';
 
 /** Limits of one scrape; 0 means none. */
 export interface ScrapeLimits {

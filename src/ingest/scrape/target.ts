@@ -1,9 +1,7 @@
 import { Labels, type DurationMs, type UnixMs } from '../../model/index.js';
 import type { ParsedFamily } from '../../wire/index.js';
 import type { ScrapeConfig } from './config.js';
-import { checkTargetAddress, type TargetGroup } from './config-sd.js';
-import { formatPromDuration, parsePromDuration } from './duration.js';
-import { LabelsBuilder, relabelBuilder } from './relabel.js';
+import { checkTargetAddress, formatPromDuration, LabelsBuilder, parsePromDuration, relabelBuilder, type TargetGroup } from '../../config/index.js';
 
 /** A target's state as `/api/v1/targets` reports it. */
 export type TargetHealth = 'up' | 'down' | 'unknown';

@@ -1,6 +1,6 @@
 import { MemoryLogger } from '../../../model/index.js';
 import { parseScrapeConfigFile } from '../config.js';
-import type { FileSdFs, WatchDirs } from '../file-sd.js';
+import type { FileSdFs, WatchDirs } from '../../../config/index.js';
 import { ScrapeManager } from '../manager.js';
 import type { Target } from '../target.js';
 import { FakeFetch } from './fake-fetch.js';

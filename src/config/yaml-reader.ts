@@ -1,5 +1,5 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair } from 'yaml';
-import type { DurationMs } from '../../model/index.js';
+import type { DurationMs } from '../model/index.js';
 import { parsePromDuration } from './duration.js';
 
 /** An invalid configuration; the message names the line and the field, and keeps Prometheus' wording. */

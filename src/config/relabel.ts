@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Labels, compileRe2, type Re2Regexp } from '../../model/index.js';
+import { Labels, compileRe2, type Re2Regexp } from '../model/index.js';
 import { goExpand } from './go-expand.js';
 import type { YamlNode } from './yaml-reader.js';
 

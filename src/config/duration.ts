@@ -1,4 +1,4 @@
-import type { DurationMs } from '../../model/index.js';
+import type { DurationMs } from '../model/index.js';
 
 /** Prometheus' duration syntax (`model.ParseDuration`): units in decreasing order, each at most once. */
 const DURATION_RE = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../model/index.js';
-import { parseFileSdContent, type FileSdConfig, type TargetGroup } from './config-sd.js';
-import type { Timers } from './timers.js';
+import type { Logger } from '../model/index.js';
+import { parseFileSdContent, type FileSdConfig, type TargetGroup } from './sd-config.js';
+import type { Timers } from '../model/index.js';
 import { parseYamlDocument } from './yaml-reader.js';
 
 /** The file system as file_sd reads it; injected so tests can use a map. */

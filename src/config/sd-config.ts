@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Labels, type DurationMs } from '../../model/index.js';
+import { Labels, type DurationMs } from '../model/index.js';
 import { isValidLabelName } from './relabel.js';
 import type { YamlNode } from './yaml-reader.js';
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Labels } from '../../model/index.js';
+import { Labels } from '../model/index.js';
 import { goExpand } from './go-expand.js';
-import { hashMod, relabel, relabelConfig, type RelabelConfig } from './relabel.js';
+import { hashMod, parseRelabelConfigs, relabel, relabelConfig, type RelabelConfig } from './relabel.js';
 import { parseYamlDocument } from './yaml-reader.js';
-import { parseRelabelConfigs } from './relabel.js';
 
 type Fields = Parameters<typeof relabelConfig>[0];
 
