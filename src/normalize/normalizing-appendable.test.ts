@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Labels, STALE_NAN, isStaleNaN } from '../model/index.js';
-import { StorageErrorCode, isStorageError } from '../storage/index.js';
+import { StorageErrorCode, isStorageError, type Appendable, type Appender } from '../storage/index.js';
 import { runAppenderSuite } from '../storage/testing/index.js';
 import { NormalizingAppendable, type NormalizeOptions } from './index.js';
 import { MemoryStorage } from './testing/memory-storage.js';
@@ -218,22 +218,78 @@ describe('NormalizingAppendable behaviour', () => {
     ]);
   });
 
-  it('never routes an old ref to other labels after the cache starts over', async () => {
+  it('never routes an old ref to other labels after the cache forgets it', async () => {
     const inner = new MemoryStorage();
-    const norm = new NormalizingAppendable(inner, { maxCachedSeries: 2 });
-    const app = norm.appender();
+    // Room for about one entry per generation: every new series pushes older ones out.
+    const norm = new NormalizingAppendable(inner, { maxCacheBytes: 1_600 });
     const l = (gpu: string) => Labels.from({ __name__: 'DCGM_FI_DEV_GPU_TEMP', gpu });
-    const ref0 = app.append(0, l('0'), T, 40);
-    app.append(0, l('1'), T, 41);
-    const ref2 = app.append(0, l('2'), T, 42); // the cache starts over here
-    expect(ref2).not.toBe(ref0);
-    app.append(ref0, l('0'), 2 * T, 50); // an old ref: unknown now, resolved by labels
+    const refs: number[] = [];
+    for (const gpu of ['0', '1', '2']) {
+      const app = norm.appender();
+      refs.push(app.append(0, l(gpu), T, 40 + Number(gpu)));
+      await app.commit();
+    }
+    expect(new Set(refs).size).toBe(3);
+    const app = norm.appender();
+    app.append(refs[0], l('0'), 2 * T, 50); // an old ref: forgotten now, resolved by labels
     await app.commit();
     expect(inner.dump()).toEqual([
       'gpu_temperature_celsius{gpu="0"} 50',
       'gpu_temperature_celsius{gpu="1"} 41',
       'gpu_temperature_celsius{gpu="2"} 42',
     ]);
+    expect(norm.cacheStats().bytes).toBeLessThanOrEqual(1_600);
+  });
+
+  it.each([
+    ['rolled back', (app: Appender) => {
+      app.rollback();
+      return Promise.resolve();
+    }],
+    ['refused at commit', (app: Appender) => app.commit().catch(() => undefined)],
+  ])('caches nothing of a batch that was %s, however large its labels', async (_name, end) => {
+    const inner = new MemoryStorage();
+    const failing: Appendable = {
+      appender: () => {
+        const a = inner.appender();
+        return { append: (r, l, t, v) => a.append(r, l, t, v), commit: () => Promise.reject(new Error('disk full')), rollback: () => a.rollback() };
+      },
+    };
+    const norm = new NormalizingAppendable(failing);
+    const app = norm.appender();
+    for (let i = 0; i < 20; i++) app.append(0, Labels.from({ __name__: 'vllm:num_requests_running', pod: `${i}-${'x'.repeat(28 * 1024)}` }), T, 1);
+    await end(app);
+    expect(norm.cacheStats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('stays within its byte budget under many distinct series', async () => {
+    const inner = new MemoryStorage();
+    const norm = new NormalizingAppendable(inner, { maxCacheBytes: 64 * 1024 });
+    for (let batch = 0; batch < 20; batch++) {
+      const app = norm.appender();
+      for (let i = 0; i < 100; i++) app.append(0, Labels.from({ __name__: 'vllm:num_requests_running', pod: `p${batch}-${i}` }), T, 1);
+      await app.commit();
+      expect(norm.cacheStats().bytes).toBeLessThanOrEqual(64 * 1024);
+    }
+    expect(norm.cacheStats().entries).toBeGreaterThan(0);
+  });
+
+  it('keeps the series in use when the budget turns over, under the ref it last returned', async () => {
+    const inner = new MemoryStorage();
+    const norm = new NormalizingAppendable(inner, { maxCacheBytes: 16 * 1024 });
+    const hot = Labels.from({ __name__: 'vllm:num_requests_running', pod: 'hot' });
+    let app = norm.appender();
+    let ref = app.append(0, hot, T, 0);
+    await app.commit();
+    for (let batch = 1; batch <= 10; batch++) {
+      app = norm.appender();
+      // By ref alone (no labels): it must still be known, possibly under a new ref.
+      ref = app.append(ref, Labels.EMPTY, T + batch, batch);
+      for (let i = 0; i < 5; i++) app.append(0, Labels.from({ __name__: 'vllm:num_requests_running', pod: `p${batch}-${i}` }), T, 1);
+      await app.commit();
+    }
+    expect(inner.dump().filter((l) => l.includes('"hot"'))).toEqual(['llm_requests_running{engine="vllm", pod="hot"} 10']);
+    expect(inner.appended.filter((a) => a.labels.get('pod') === 'hot').map((a) => a.value)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('rejects an out-of-order sample of a mapped series, tries every output, and stays usable', async () => {
