@@ -31,6 +31,9 @@ Flags:
   --retention-size SIZE     delete the oldest blocks above this size (e.g. 50GB; default off)
   --wal-fsync MODE          always | interval | never (default interval)
   --out-of-order-window DUR accept samples this far behind the newest one (default 0: off)
+  --storage.tsdb.max-series N
+                            the most series the store holds; a new series beyond it is
+                            refused with a 400 (default 2000000; 0: no limit)
   --wal-fsync-interval DUR  fsync period for --wal-fsync=interval (default 1s)
   --log-level LEVEL         debug | info | warn | error (default info)
   --query.timeout DUR       longest a query may run (default 2m)
@@ -104,6 +107,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'wal-fsync': { type: 'string', default: 'interval' },
       'wal-fsync-interval': { type: 'string', default: '1s' },
       'out-of-order-window': { type: 'string', default: '0' },
+      'storage.tsdb.max-series': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       'query.timeout': { type: 'string' },
       'query.max-samples': { type: 'string' },
@@ -142,6 +146,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const retention = values.retention === '0' ? 0 : parseDurationFlag('retention', values.retention);
   const oooWindow = values['out-of-order-window'] === '0' ? 0 : parseDurationFlag('out-of-order-window', values['out-of-order-window']);
   const retentionBytes = values['retention-size'] === undefined ? 0 : parseBytes(values['retention-size']);
+  const maxSeriesFlag = values['storage.tsdb.max-series'];
+  const maxSeries = maxSeriesFlag === undefined ? undefined : maxSeriesFlag === '0' ? 0 : parseCount('storage.tsdb.max-series', maxSeriesFlag);
 
   const engine = engineOptionsFromFlags(values);
   const ingestLimits = ingestLimitsFromFlags(values);
@@ -213,7 +219,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   };
   const server = await startServer({
     listen: values.listen,
-    storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow },
+    storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow, maxSeries },
     engine,
     api,
     ingest: { otlpListen, limits: ingestLimits },

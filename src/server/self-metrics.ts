@@ -12,6 +12,7 @@ export function tsdbMetricFamilies(s: DbStats): MetricFamily[] {
   return [
     gauge('infersight_tsdb_head_series', 'Series in the head.', h.series),
     counter('infersight_tsdb_head_series_created_total', 'Series created in the head.', h.seriesCreated),
+    counter('infersight_tsdb_head_series_refused_total', 'New series refused by the head series limit (--storage.tsdb.max-series).', h.seriesRefused),
     counter('infersight_tsdb_head_series_removed_total', 'Series removed from the head by garbage collection.', h.seriesRemoved),
     counter('infersight_tsdb_head_samples_appended_total', 'Samples committed to the head.', h.samplesAppended),
     counter('infersight_tsdb_head_chunks_created_total', 'Head chunks created.', h.chunksCreated),

@@ -104,12 +104,16 @@ function derivedFlags(o: ServeOptions): Record<string, string> {
     retention: durationToString(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
     'retention-size': String(o.storage.retentionBytes ?? 0),
     'out-of-order-window': durationToString(o.storage.outOfOrderWindowMs ?? 0),
+    'storage.tsdb.max-series': String(o.storage.maxSeries ?? DEFAULT_MAX_HEAD_SERIES),
     'query.lookback-delta': durationToString(e.lookbackDeltaMs ?? 300_000),
     'query.timeout': durationToString(e.timeoutMs ?? 120_000),
     'query.max-samples': String(e.maxSamples ?? 50_000_000),
     'query.max-concurrency': String(e.maxConcurrent ?? 20),
   };
 }
+
+/** The head series limit when none is given (`--storage.tsdb.max-series`): 2 M series, about 4 times the receivers' 500 k (docs/ingest.md). */
+export const DEFAULT_MAX_HEAD_SERIES = 2_000_000;
 
 /**
  * Wires the embedded store, the PromQL engine and the HTTP routes. The listener starts first so
@@ -196,7 +200,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   web.track(http);
   web.track(otlpHttp);
   o.logger.info('listening', { address: `${http.address.address}:${http.address.port}`, scheme: http.scheme });
-  const opened = (o.openStore ?? Db.open)({ ...o.storage, logger: o.logger, clock: o.clock }).then(
+  const opened = (o.openStore ?? Db.open)({ ...o.storage, maxSeries: o.storage.maxSeries ?? DEFAULT_MAX_HEAD_SERIES, logger: o.logger, clock: o.clock }).then(
     (opened) => {
       db = opened;
       ingestTarget = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });

@@ -32,6 +32,13 @@ export interface DbOptions {
    * older than the newest block are always rejected.
    */
   outOfOrderWindowMs?: DurationMs;
+  /**
+   * The most series the head may hold, pending ones included; an append that would create one
+   * more is refused with `ERR_LIMIT_EXCEEDED` (the sample is not staged, the appender stays
+   * usable) and leaves nothing behind. Every writer meets it: receivers, scrapes, the gateway,
+   * rules. Series replayed from the WAL are never refused. Default 0: no limit.
+   */
+  maxSeries?: number;
   /** Wall clock (block ids, durations). */
   clock?: Clock;
   /** Random source in [0, 1) for block ids. */
@@ -65,6 +72,7 @@ export function resolveDbOptions(o: DbOptions): ResolvedDbOptions {
     walSegmentBytes: o.walSegmentBytes ?? 128 * 1024 * 1024,
     walCheckpointBytes: o.walCheckpointBytes ?? 64 * 1024 * 1024,
     outOfOrderWindowMs: o.outOfOrderWindowMs ?? 0,
+    maxSeries: o.maxSeries ?? 0,
     clock: o.clock ?? systemClock,
     random: o.random ?? Math.random,
     logger: o.logger ?? noopLogger,

@@ -82,7 +82,7 @@ export class Db implements Appendable, Queryable {
       lock.release();
       throw e;
     }
-    const head = new Head({ blockRangeMs: o.blockRangeMs, oooWindowMs: o.outOfOrderWindowMs, log: null });
+    const head = new Head({ blockRangeMs: o.blockRangeMs, oooWindowMs: o.outOfOrderWindowMs, log: null, maxSeries: o.maxSeries });
     const newestBlockEnd = blocks.reduce((m, b) => Math.max(m, b.meta.maxTimeMs), -Infinity);
     head.minValidTimeMs = newestBlockEnd;
     const walDir = path.join(o.dir, 'wal');

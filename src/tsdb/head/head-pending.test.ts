@@ -151,3 +151,50 @@ describe('head: a series exists only once a sample of it is committed', () => {
     );
   });
 });
+
+describe('head: the series limit', () => {
+  const limited = (maxSeries: number): Head => new Head({ blockRangeMs: 2 * HOUR, oooWindowMs: 0, log: null, maxSeries });
+
+  it('refuses the series past the limit, pending ones counted, and leaves nothing of them', async () => {
+    const head = limited(3);
+    const a = head.appender();
+    a.append(0, lbl('up', 0), 10 * HOUR, 1);
+    await a.commit();
+    const b = head.appender();
+    b.append(0, lbl('up', 1), 10 * HOUR, 1);
+    b.append(0, lbl('up', 2), 10 * HOUR, 1); // pending: the head is now full
+    let err: unknown;
+    try {
+      b.append(0, lbl('up', 3), 10 * HOUR, 1);
+    } catch (e) {
+      err = e;
+    }
+    expect(isStorageError(err, 'ERR_LIMIT_EXCEEDED')).toBe(true);
+    expect((err as Error).message).toMatch(/head series limit exceeded: the store holds 1 series \(2 more pending\) and may hold at most 3/);
+    // Known series still take samples, and the appender stays usable.
+    b.append(0, lbl('up', 0), 11 * HOUR, 2);
+    await b.commit();
+    expect(visible(head)).toEqual([lbl('up', 0), lbl('up', 1), lbl('up', 2)].map(String).sort());
+    expect(head.stats.seriesRefused).toBe(1);
+  });
+
+  it('frees room when pending series are rolled back', () => {
+    const head = limited(2);
+    const a = head.appender();
+    a.append(0, lbl('x', 0), HOUR, 1);
+    a.append(0, lbl('x', 1), HOUR, 1);
+    a.rollback();
+    const b = head.appender();
+    b.append(0, lbl('x', 2), HOUR, 1);
+    b.append(0, lbl('x', 3), HOUR, 1);
+    expect(() => b.append(0, lbl('x', 4), HOUR, 1)).toThrow(/head series limit exceeded/);
+    b.rollback();
+  });
+
+  it('never refuses what the WAL replays (getOrCreate)', () => {
+    const head = limited(1);
+    head.getOrCreate(lbl('a', 0), 1);
+    head.getOrCreate(lbl('a', 1), 2);
+    expect(head.numSeries()).toBe(2);
+  });
+});

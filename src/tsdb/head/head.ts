@@ -24,6 +24,8 @@ export interface HeadOptions {
    * newest persisted block.
    */
   oooWindowMs: UnixMs;
+  /** The most series (published and pending) `createPending` may bring the head to; 0 or absent: no limit. */
+  maxSeries?: number;
   /** Called after every successful commit (the DB checks whether to compact or checkpoint). */
   afterCommit?: () => void;
   /** Called with every chunk the head seals, so it can be persisted (head chunks file). */
@@ -33,6 +35,8 @@ export interface HeadOptions {
 /** Counters the head keeps for self-monitoring. Plain numbers, read by the metrics exporter. */
 export interface HeadStats {
   seriesCreated: number;
+  /** New series refused by the `maxSeries` limit. */
+  seriesRefused: number;
   seriesRemoved: number;
   samplesAppended: number;
   outOfOrderRejected: number;
@@ -74,6 +78,7 @@ export class Head {
   minValidTimeMs: UnixMs = -Infinity;
   readonly stats: HeadStats = {
     seriesCreated: 0,
+    seriesRefused: 0,
     seriesRemoved: 0,
     samplesAppended: 0,
     outOfOrderRejected: 0,
@@ -145,6 +150,14 @@ export class Head {
    */
   createPending(labels: Labels): MemSeries {
     validateLabels(labels);
+    const max = this.options.maxSeries ?? 0;
+    if (max > 0 && this.numSeriesLive + this.numPending >= max) {
+      this.stats.seriesRefused++;
+      throw new StorageError(
+        StorageErrorCode.LIMIT_EXCEEDED,
+        `head series limit exceeded: the store holds ${this.numSeriesLive} series (${this.numPending} more pending) and may hold at most ${max} (--storage.tsdb.max-series); refused new series ${labels.toString().slice(0, 200)}`,
+      );
+    }
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
     const series = new MemSeries(this.nextTempRef++, labels, this.pendingColumns, slot);
     this.link(series);
