@@ -129,4 +129,23 @@ describe('ingest routes', () => {
     expect((await post(fresh)).status).toBe(204);
     expect(db?.head.numSeries()).toBe(51);
   });
+
+  it('refuses new series past the head series limit with a 400 and writes nothing of the request', async () => {
+    const t = tempDir('ingest-routes');
+    cleanups.push(t.remove);
+    const server = await startServer({ listen: '127.0.0.1:0', storage: { dir: t.dir, fsync: { mode: 'never' }, maxSeries: 10 }, logger: new MemoryLogger(), clock: () => NOW, normalize: { enabled: false } });
+    cleanups.push(() => server.close());
+    await server.ready;
+    const base = `http://127.0.0.1:${server.http.address.port}`;
+    const series = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ labels: [['__name__', 'capped'], ['i', String(from + i)]] as [string, string][], samples: [{ tMs: NOW, value: i }] }));
+    const post = (body: ReturnType<typeof series>) =>
+      fetch(`${base}/api/v1/write`, { method: 'POST', body: snappyEncode(encodeRemoteWriteV1(body)), headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    expect((await post(series(0, 8))).status).toBe(204);
+    const res = await post(series(8, 5));
+    expect([res.status, await res.text()]).toEqual([400, expect.stringContaining('head series limit exceeded')]);
+    expect(server.db()?.head.numSeries()).toBe(8);
+    expect(server.db()?.head.numPendingSeries()).toBe(0);
+    expect((await post(series(8, 2))).status).toBe(204);
+    expect(server.db()?.head.numSeries()).toBe(10);
+  });
 });
