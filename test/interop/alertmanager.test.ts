@@ -228,6 +228,25 @@ describe('interop: hostile Alertmanagers cost bounded time and memory', () => {
     expect(stats()).toMatchObject({ queueLength: 0, backoffMs: 0, dropped: 0 });
   });
 
+  it.each([
+    [307, true],
+    [308, true],
+    [302, false],
+  ])('a %i redirect is followed with the same POST: %s', async (status, followed) => {
+    const seen: string[] = [];
+    const { port } = await serve((req, res) => {
+      req.resume();
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/api/v2/alerts') res.writeHead(status, { Location: '/moved/api/v2/alerts' }).end();
+      else res.writeHead(200).end();
+    });
+    const { stats } = await hostile(`127.0.0.1:${port}`);
+    await waitFor('an outcome', async () => (stats().sent + stats().errors > 0 ? true : undefined));
+    expect(seen).toEqual(followed ? ['POST /api/v2/alerts', 'POST /moved/api/v2/alerts'] : ['POST /api/v2/alerts']);
+    // A 302 is an answer that will never be accepted: counted and dropped, not retried.
+    expect(stats()).toMatchObject(followed ? { sent: 1, errors: 0 } : { sent: 0, errors: 1, dropped: 1, backoffMs: 0 });
+  });
+
   it('garbage instead of HTTP is a transport error', async () => {
     const sockets = new Set<net.Socket>();
     const server = net.createServer((socket) => {
