@@ -183,6 +183,48 @@ describe('interop: the real Alertmanager receives, groups and resolves Infersigh
   });
 });
 
+describe('interop: /api/v1/alertmanagers agrees with Prometheus 2.42', () => {
+  itWithPeer('the same alerting: section discovers the same active and dropped Alertmanagers', 'prometheus', async (prometheus) => {
+    const t = tempDir('interop-am-discovery');
+    cleanups.push(t.remove);
+    fs.writeFileSync(path.join(t.dir, 'am.json'), JSON.stringify([{ targets: ['fs1:9093', 'fs2:9093'], labels: { dc: 'us' } }, { targets: ['fs3:9093'], labels: { dc: 'eu' } }]));
+    const yaml = [
+      'alerting:',
+      '  alertmanagers:',
+      "  - static_configs: [{targets: ['a:9093', 'a:9093', 'b:9093']}]",
+      '    path_prefix: /pre/',
+      '  - scheme: https',
+      "    file_sd_configs: [{files: ['am.json']}]",
+      '    relabel_configs:',
+      "    - {action: drop, source_labels: [__address__], regex: 'fs2:.*'}",
+      "    - {source_labels: [dc], target_label: __alerts_path__, regex: eu, replacement: /eu/api/v2/alerts}",
+      '',
+    ].join('\n');
+    const config = path.join(t.dir, 'prometheus.yml');
+    fs.writeFileSync(config, yaml);
+    const port = await freePort();
+    const prom = await startReadyPeer(
+      'prometheus',
+      prometheus,
+      [`--config.file=${config}`, `--storage.tsdb.path=${path.join(t.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      `http://127.0.0.1:${port}/-/ready`,
+    );
+    cleanups.push(prom.stop);
+    type Data = { activeAlertmanagers: { url: string }[]; droppedAlertmanagers: { url: string }[] };
+    const sorted = (d: Data) => ({ active: d.activeAlertmanagers.map((a) => a.url).sort(), dropped: d.droppedAlertmanagers.map((a) => a.url).sort() });
+    // Prometheus' notifier takes discovery updates every 5 s: poll until both entries are in.
+    const want = await waitFor('Prometheus to discover its Alertmanagers', async () => {
+      const body = (await (await fetch(`http://127.0.0.1:${port}/api/v1/alertmanagers`)).json()) as { data: Data };
+      return body.data.activeAlertmanagers.length >= 4 ? sorted(body.data) : undefined;
+    });
+    const n = new Notifier({ logger: new MemoryLogger() });
+    cleanups.push(() => n.stop());
+    await n.applyConfig(parseAlertingConfig(parseYamlDocument(yaml).struct('c', ['alerting']).alerting, t.dir), Labels.EMPTY);
+    expect(sorted(n.alertmanagers() as Data)).toEqual(want);
+    expect(want.dropped).toEqual(['https://fs2:9093/api/v2/alerts']);
+  });
+});
+
 describe('interop: hostile Alertmanagers cost bounded time and memory', () => {
   /** A notifier on fake timers (the timeout and retries move only when the test says so) and the real HTTP port. */
   async function hostile(url: string, timeout = '5s') {
