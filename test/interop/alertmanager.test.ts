@@ -250,6 +250,21 @@ describe('interop: hostile Alertmanagers cost bounded time and memory', () => {
     expect(stats().backoffMs).toBeGreaterThan(0);
   });
 
+  it('an answer whose body stalls after its headers is cut at the timeout too', async () => {
+    let requests = 0;
+    const { port } = await serve((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write('{"partial":');
+    });
+    const { timers, stats } = await hostile(`127.0.0.1:${port}`);
+    await waitFor('the stalled answer', async () => (requests === 1 ? true : undefined));
+    await timers.advance(5000);
+    await waitFor('the timeout', async () => (stats().errors === 1 ? true : undefined));
+    expect(stats()).toMatchObject({ sent: 0, queueLength: 1, lastError: `Post "http://127.0.0.1:${port}/api/v2/alerts": request timed out after 5000 ms` });
+  });
+
   it('a 500 is retried after the backoff and then delivered', async () => {
     const bodies: string[] = [];
     const { port } = await serve((req, res) => {

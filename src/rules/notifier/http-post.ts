@@ -46,6 +46,15 @@ const MAX_REDIRECTS = 10;
 
 function postOnce(url: URL, req: NotifyRequest): Promise<{ status: number; statusText: string; location?: string; bodyPrefix: string }> {
   return new Promise((resolve, reject) => {
+    // Settles at the abort whatever state the request or response is in (a body that drips in
+    // after its headers included), so a hostile peer can never hold a send loop past its timeout.
+    const onAbort = () => reject(req.signal.reason instanceof Error ? req.signal.reason : new Error('request aborted'));
+    if (req.signal.aborted) {
+      onAbort();
+      return;
+    }
+    req.signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => req.signal.removeEventListener('abort', onAbort);
     const body = Buffer.from(req.body, 'utf8');
     const options: https.RequestOptions = {
       method: 'POST',
@@ -60,6 +69,7 @@ function postOnce(url: URL, req: NotifyRequest): Promise<{ status: number; statu
       const chunks: Buffer[] = [];
       let size = 0;
       const finish = () => {
+        settle();
         const status = res.statusCode ?? 0;
         resolve({
           status,
@@ -78,10 +88,21 @@ function postOnce(url: URL, req: NotifyRequest): Promise<{ status: number; statu
         }
       });
       res.on('end', finish);
-      // An abort (timeout) while the body drips in rejects; after `finish` this is a no-op.
-      res.on('error', reject);
+      // A reset while the body arrives rejects; after `finish` this is a no-op.
+      res.on('error', (e) => {
+        settle();
+        reject(e);
+      });
+      // A connection closed before the body ended, with no error event.
+      res.on('close', () => {
+        settle();
+        reject(new Error('connection closed before the answer ended'));
+      });
     });
-    r.on('error', reject);
+    r.on('error', (e) => {
+      settle();
+      reject(e);
+    });
     r.end(body);
   });
 }
