@@ -86,6 +86,53 @@ describe('Notifier: the Alertmanager API v2 request', () => {
   });
 });
 
+describe('Notifier: credentials and TLS from the HTTP client fields', () => {
+  it.each<[string, string, Record<string, string>]>([
+    ['basic_auth with a password file', 'basic_auth: {username: u, password_file: pw}', { Authorization: `Basic ${Buffer.from('u:secret').toString('base64')}` }],
+    ['bearer_token_file', 'bearer_token_file: tok', { Authorization: 'Bearer file-token' }],
+    ['authorization with a type', 'authorization: {type: Token, credentials: abc}', { Authorization: 'Token abc' }],
+  ])('%s', async (_name, fields, headers) => {
+    const files: Record<string, string> = { '/etc/infersight/pw': 'secret\n', '/etc/infersight/tok': 'file-token' };
+    const { n, timers, fake } = await setup(`alerting:\n  alertmanagers:\n  - ${fields}\n    static_configs: [{targets: [am1:9093]}]`, undefined, {
+      readFile: (f) => (f in files ? Promise.resolve(files[f]) : Promise.reject(new Error(`no ${f}`))),
+    });
+    n.send([alert('A')]);
+    await timers.advance(0);
+    expect(fake.calls[0].headers).toMatchObject(headers);
+  });
+
+  it('passes the TLS files and settings to the port, read for every request', async () => {
+    const tlsSeen: unknown[] = [];
+    const files: Record<string, string> = { '/etc/infersight/ca.pem': 'CA1' };
+    const timers = new FakeTimers(T0);
+    const fake = fakePost(timers.clock, (req) => {
+      tlsSeen.push(req.tls);
+      return 200;
+    });
+    const n = new Notifier({ logger: new MemoryLogger(), clock: timers.clock, timers, post: fake.post, readFile: (f) => Promise.resolve(files[f]) });
+    stops.push(() => n.stop());
+    await n.applyConfig(alerting('alerting:\n  alertmanagers:\n  - scheme: https\n    tls_config: {ca_file: ca.pem, server_name: am.internal, insecure_skip_verify: true}\n    static_configs: [{targets: [am1:9093]}]'), Labels.EMPTY);
+    n.send([alert('A')]);
+    await timers.advance(0);
+    files['/etc/infersight/ca.pem'] = 'CA2';
+    n.send([alert('B')]);
+    await timers.advance(0);
+    expect(tlsSeen).toEqual([
+      { ca: 'CA1', cert: undefined, key: undefined, servername: 'am.internal', rejectUnauthorized: false },
+      { ca: 'CA2', cert: undefined, key: undefined, servername: 'am.internal', rejectUnauthorized: false },
+    ]);
+  });
+
+  it('a credentials file that cannot be read fails the request as transient', async () => {
+    const { n, timers, fake } = await setup('alerting:\n  alertmanagers:\n  - bearer_token_file: missing\n    static_configs: [{targets: [am1:9093]}]');
+    n.send([alert('A')]);
+    await timers.advance(0);
+    expect(fake.calls).toEqual([]);
+    expect(n.stats().destinations[0]).toMatchObject({ errors: 1, queueLength: 1 });
+    expect(n.stats().destinations[0].lastError).toContain('unable to read authorization credentials file /etc/infersight/missing');
+  });
+});
+
 describe('Notifier: external labels and alert_relabel_configs', () => {
   const ext = Labels.from({ cluster: 'eu-1', replica: 'r0' });
   it.each([
