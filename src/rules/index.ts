@@ -3,3 +3,26 @@
  * their evaluation over a `QueryClient` into an `Appendable`, and the notifier.
  */
 export type { Alert, AlertingRuleSpec, NotifySink, Position, RecordingRuleSpec, RuleGroupSpec, RuleSpec, TemplateData, TemplateExpander } from './types.js';
+// notifier (rules-notify): the `alerting:` section, Alertmanager API v2 and webhook sending.
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_MAX_BATCH_SIZE,
+  DEFAULT_NOTIFY_TIMEOUT_MS,
+  DEFAULT_QUEUE_CAPACITY,
+  EMPTY_ALERTING_CONFIG,
+  Notifier,
+  WEBHOOKS_KEY,
+  httpNotifyPost,
+  parseAlertingConfig,
+  type AlertingConfig,
+  type AlertmanagerConfig,
+  type AlertmanagersData,
+  type BackoffOptions,
+  type DestinationStats,
+  type NotifierOptions,
+  type NotifierStats,
+  type NotifyPost,
+  type NotifyRequest,
+  type NotifyResponse,
+  type WebhookConfig,
+} from './notifier/index.js';
