@@ -7,17 +7,20 @@ import type { AlertingRuleSpec } from '../types.js';
 import { alerting } from '../slo/generate.js';
 import type { RulePackOptions } from './options.js';
 
-/** Builds an alert with the pack's annotations: `summary`, `description` and `runbook` (base + `#anchor`). */
+/**
+ * Builds an alert with the pack's annotations: `summary`, `description` and `runbook`, the runbook
+ * base plus `#` and the alert's name in lower case (the anchor of its heading in docs/runbooks.md).
+ */
 export function packAlert(
   o: Required<RulePackOptions>,
   alert: string,
   expr: string,
-  a: { forMs: number; severity: 'page' | 'ticket' | 'info'; summary: string; description: string; anchor: string; labels?: Record<string, string> },
+  a: { forMs: number; severity: 'page' | 'ticket' | 'info'; summary: string; description: string; labels?: Record<string, string> },
 ): AlertingRuleSpec {
   return alerting(alert, expr, {
     forMs: a.forMs,
     labels: { severity: a.severity, ...(a.labels ?? {}) },
-    annotations: { summary: a.summary, description: a.description, runbook: `${o.runbookBase}#${a.anchor}` },
+    annotations: { summary: a.summary, description: a.description, runbook: `${o.runbookBase}#${alert.toLowerCase()}` },
   });
 }
 
@@ -38,14 +41,12 @@ export function kvCacheAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[] 
       severity: 'info',
       summary: 'KV cache of {{ $labels.replica }} ({{ $labels.component }}) at {{ $value | humanizePercentage }}: scale out before latency degrades',
       description: `KV-cache usage stayed inside or above the ${pct(o.kvBand.low)}–${pct(o.kvBand.high)} band for 5 minutes. Latency is still fine at this level; it is the early signal to add replicas.`,
-      anchor: 'kv-cache-scale-out-signal',
     }),
     packAlert(o, 'KVCacheAboveBand', `${usage} > ${o.kvBand.high}`, {
       forMs: 5 * MIN,
       severity: 'ticket',
       summary: 'KV cache of {{ $labels.replica }} ({{ $labels.component }}) above the band at {{ $value | humanizePercentage }}',
       description: `KV-cache usage stayed above ${pct(o.kvBand.high)} for 5 minutes: preemptions and TTFT growth follow as it nears 100 %.`,
-      anchor: 'kv-cache-above-band',
     }),
   ];
 }
@@ -58,7 +59,6 @@ export function gpuAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[] {
       severity: 'ticket',
       summary: 'GPU {{ $labels.gpu }} of {{ $labels.instance }} has {{ $value | humanizePercentage }} of its memory in use',
       description: `GPU framebuffer use above ${pct(o.gpuMemoryRatio)} for 2 minutes. Engines reserve about 90 % on purpose; above that a foreign process or a leak is taking memory and the next allocation can fail with CUDA OOM.`,
-      anchor: 'gpu-memory-nearly-full',
     }),
   ];
 }
@@ -74,14 +74,12 @@ export function azAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[] {
       severity: 'ticket',
       summary: '{{ $labels.component }} ({{ $labels.endpoint }}) has {{ $value }} engine(s) up in {{ $labels.az }} and no traffic there',
       description: 'Engines of this deployment are up and scraped in the AZ, but none finished a request for 10 minutes: the router or the load balancer stopped sending to the AZ.',
-      anchor: 'az-no-traffic',
     }),
     packAlert(o, 'AZTrafficSkew', `${perEngine} / ignoring (az) group_left avg by (endpoint) (${perEngine}) > ${o.azSkewFactor}`, {
-      forMs: 10 * MIN,
+      forMs: 5 * MIN,
       severity: 'ticket',
       summary: '{{ $labels.az }} takes {{ $value | printf "%.1f" }}× the fair share per engine of {{ $labels.endpoint }}',
-      description: `Requests per engine in this AZ stayed above ${o.azSkewFactor} times the endpoint's mean over its AZs for 10 minutes (an AZ's share divided by its engines, so an AZ with fewer replicas is not flagged).`,
-      anchor: 'az-traffic-skew',
+      description: `Requests per engine in this AZ stayed above ${o.azSkewFactor} times the endpoint's mean over its AZs for 5 minutes (an AZ's share divided by its engines, so an AZ with fewer replicas is not flagged).`,
     }),
   ];
 }
@@ -101,21 +99,18 @@ export function errorAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[] {
       severity: 'ticket',
       summary: '{{ $value | humanizePercentage }} of requests to {{ $labels.component }} are refused with 429',
       description: `More than ${pct(o.ratio429)} of front-door requests were rate-limited (429) for 5 minutes: demand exceeds the limits or the capacity behind them. Not a server error: 5xx has its own alert.`,
-      anchor: 'rate-limited-429-ratio-high',
     }),
     packAlert(o, 'ServerError5xxRatioHigh', `${requestRatio('5xx')} > ${o.ratio5xx}`, {
       forMs: 5 * MIN,
       severity: 'page',
       summary: '{{ $value | humanizePercentage }} of requests to {{ $labels.component }} fail with 5xx',
       description: `More than ${pct(o.ratio5xx)} of front-door requests failed with a 5xx for 5 minutes.`,
-      anchor: 'server-error-5xx-ratio-high',
     }),
     packAlert(o, 'MidStreamAbortRatioHigh', `${by} (rate(llm_client_mid_stream_errors_total[5m])) / ${by} (rate(llm_client_requests_total{status_class="2xx"}[5m])) > ${o.midStreamAbortRatio}`, {
       forMs: 5 * MIN,
       severity: 'ticket',
       summary: '{{ $value | humanizePercentage }} of streams of {{ $labels.component }} break after the first chunk',
       description: `More than ${pct(o.midStreamAbortRatio)} of successful (200) streams were cut after their first chunk for 5 minutes. Status codes do not show these: the client got a 200 and a truncated answer.`,
-      anchor: 'mid-stream-abort-ratio-high',
     }),
   ];
 }
@@ -139,7 +134,6 @@ export function throughputAlerts(o: Required<RulePackOptions>): AlertingRuleSpec
       severity: 'ticket',
       summary: '{{ $labels.replica }} ({{ $labels.component }}) generates {{ $value | humanizePercentage }} of its benchmark while requests queue',
       description: `Output tokens per second under ${pct(o.benchmarkShare)} of the benchmark for ${'{{ $labels.model }}'} on ${'{{ $labels.instance_type }}'} for 10 minutes, with more than ${o.queuedRequests} requests waiting and the KV cache under ${pct(o.kvBand.high)}: the engine is not using its GPU.`,
-      anchor: 'output-tps-below-benchmark',
     }),
   ];
 }
@@ -153,7 +147,6 @@ export function coldStartAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[
       severity: 'ticket',
       summary: '{{ $labels.replica }} ({{ $labels.component }}) has been starting for {{ $value | humanizeDuration }}',
       description: `A cold start past ${o.coldStartSeconds} s: the new capacity a scale-out asked for is not serving. The phases (instance launch, container, download, load, warm-up) say where the time goes.`,
-      anchor: 'cold-start-slow',
     }),
   ];
 }

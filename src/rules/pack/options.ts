@@ -49,7 +49,7 @@ export interface RulePackOptions {
   readonly costRiseFactor?: number;
   /** The objectives; the first `ttft` one is the "latency within SLO" of the combined quality rule. */
   readonly slos?: readonly SloSpec[];
-  /** Where the runbooks live: each alert's `runbook` annotation is this plus `#anchor`. */
+  /** Where the runbooks live: each alert's `runbook` annotation is this plus `#` and the alert's name in lower case. */
   readonly runbookBase?: string;
 }
 
@@ -70,7 +70,7 @@ export const DEFAULT_SLOS: readonly SloSpec[] = [
 export const DEFAULT_PACK_OPTIONS: Required<RulePackOptions> = {
   kvBand: { low: 0.4, high: 0.5 },
   gpuMemoryRatio: 0.95,
-  azSkewFactor: 2,
+  azSkewFactor: 1.6,
   ratio429: 0.05,
   ratio5xx: 0.02,
   midStreamAbortRatio: 0.01,

@@ -25,7 +25,6 @@ export function qualityFloorAlerts(o: Required<RulePackOptions>): AlertingRuleSp
       severity: f.severity,
       summary: `{{ $labels.component }} ${f.dimension} score {{ $value | printf "%.2f" }} is under ${f.floor}`,
       description: `The judged ${f.dimension} score of the component's sampled responses stayed under ${f.floor} for 5 minutes.`,
-      anchor: `quality-${f.dimension}-low`,
     }),
   );
 }
@@ -49,7 +48,6 @@ export function combinedAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[]
         severity: 'ticket',
         summary: '{{ $labels.component }} {{ $labels.dimension }} score fell by {{ $value | printf "%.2f" }} in 30 min while latency is within its SLO',
         description: `The ${'{{ $labels.dimension }}'} score fell by more than ${o.qualityFall} over 30 minutes while TTFT stayed within its objective (${ttft.objective} under ${ttft.thresholdSeconds ?? ''} s over 1h): the model's answers changed, not the infrastructure. Look at model, prompt or adapter changes.`,
-        anchor: 'quality-falling-latency-normal',
       }),
     );
   }
@@ -61,7 +59,6 @@ export function combinedAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[]
       severity: 'ticket',
       summary: '{{ $labels.component }} costs {{ $value | printf "%.2f" }}× per 1M tokens what it did an hour ago, for the same quality',
       description: `Cost per million tokens rose above ${o.costRiseFactor}× its value an hour earlier and stayed there for 30 minutes while the composite quality score moved less than ${o.qualityFall / 2}: the same answers got more expensive (idle GPUs, lower batch efficiency, a pricier instance type).`,
-      anchor: 'cost-rising-quality-unchanged',
     }),
   );
   return out;

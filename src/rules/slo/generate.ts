@@ -23,7 +23,7 @@ export const BURN_RATES = [
 export interface SloRuleOptions {
   /** The `file` of the generated groups (rule groups are identified by file and name). */
   readonly file?: string;
-  /** Where the runbooks live: each alert's `runbook` annotation is this plus `#anchor`. */
+  /** Where the runbooks live: each alert's `runbook` annotation is this plus `#` and the alert's name in lower case. */
   readonly runbookBase?: string;
   /** Interval of the period group (the 30-day ratio and the budget change slowly); default 5m. */
   readonly periodIntervalMs?: number;
@@ -128,7 +128,7 @@ function alertRules(s: SloSpec, runbookBase: string): AlertingRuleSpec[] {
         annotations: {
           summary: `{{ $labels.slo }} SLO of {{ $labels.component }} ({{ $labels.endpoint }}) is burning its error budget ${fast ? 'fast' : 'steadily'}`,
           description: `{{ $value | humanizePercentage }} of ${words} were bad over the long window, against an objective of {{ $labels.objective }} (budget ${formatNumber(budget)}): ${fast ? `${pairs.map((p) => `${p.factor}× over ${p.long}`).join(' or ')}, the budget of ${formatPromDuration(s.periodMs ?? DEFAULT_PERIOD_MS)} goes in days` : `${pairs.map((p) => `${p.factor}× over ${p.long}`).join(' or ')}`}.`,
-          runbook: `${runbookBase}#${fast ? 'slo-burn-rate-fast' : 'slo-burn-rate-slow'}`,
+          runbook: `${runbookBase}#${alert.toLowerCase()}`,
         },
       }),
     );
@@ -142,7 +142,7 @@ function alertRules(s: SloSpec, runbookBase: string): AlertingRuleSpec[] {
         annotations: {
           summary: `{{ $labels.slo }} SLO threshold is not a bucket bound of {{ $labels.job }}{{ $labels.engine }} for {{ $labels.component }}`,
           description: `The histogram ${sloHistogram(s) ?? ''} of this source has no bucket le=${formatNumber(s.thresholdSeconds ?? NaN)}, so its requests are left out of the SLI (never read at a neighbouring bound). Choose a threshold that is a bound of every layout, or read the SLI from the front door.`,
-          runbook: `${runbookBase}#slo-threshold-not-a-bucket-bound`,
+          runbook: `${runbookBase}#slothresholdnotabucketbound`,
         },
       }),
     );
