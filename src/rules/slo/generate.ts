@@ -127,12 +127,13 @@ function alertRules(s: SloSpec, runbookBase: string): AlertingRuleSpec[] {
         labels: { severity: pairs[0].severity, slo: s.slo },
         annotations: {
           summary: `{{ $labels.slo }} SLO of {{ $labels.component }} ({{ $labels.endpoint }}) is burning its error budget ${fast ? 'fast' : 'steadily'}`,
-          description: `{{ $value | humanizePercentage }} of ${words} were bad over the long window, against an objective of {{ $labels.objective }} (budget ${formatNumber(budget)}): ${fast ? `${pairs.map((p) => `${p.factor}× over ${p.long}`).join(' or ')}, the budget of ${formatPromDuration(s.periodMs ?? DEFAULT_PERIOD_MS)} goes in days` : `${pairs.map((p) => `${p.factor}× over ${p.long}`).join(' or ')}`}.`,
+          description: `Bad events over the long window: {{ $value | humanizePercentage }} (good: ${words}); objective {{ $labels.objective }}, error budget ${formatNumber(budget)}. Burning at ${pairs.map((p) => `${p.factor}× over ${p.long}`).join(' or ')}${fast ? `: the budget of ${formatPromDuration(s.periodMs ?? DEFAULT_PERIOD_MS)} goes in days` : `: the budget will not last the ${formatPromDuration(s.periodMs ?? DEFAULT_PERIOD_MS)} period`}.`,
           runbook: `${runbookBase}#${alert.toLowerCase()}`,
         },
       }),
     );
   }
+  // Templates see the expression's result labels, not the rule's own: the kind is written in.
   const unmatched = thresholdUnmatchedExpr(s);
   if (unmatched !== undefined) {
     out.push(
@@ -140,7 +141,7 @@ function alertRules(s: SloSpec, runbookBase: string): AlertingRuleSpec[] {
         forMs: 15 * 60_000,
         labels: { severity: 'ticket', ...objectiveLabels(s) },
         annotations: {
-          summary: `{{ $labels.slo }} SLO threshold is not a bucket bound of {{ $labels.job }}{{ $labels.engine }} for {{ $labels.component }}`,
+          summary: `${s.slo} SLO threshold ${formatNumber(s.thresholdSeconds ?? NaN)} s is not a bucket bound of {{ $labels.job }}{{ $labels.engine }} for {{ $labels.component }}`,
           description: `The histogram ${sloHistogram(s) ?? ''} of this source has no bucket le=${formatNumber(s.thresholdSeconds ?? NaN)}, so its requests are left out of the SLI (never read at a neighbouring bound). Choose a threshold that is a bound of every layout, or read the SLI from the front door.`,
           runbook: `${runbookBase}#slothresholdnotabucketbound`,
         },
