@@ -133,7 +133,7 @@ export function throughputAlerts(o: Required<RulePackOptions>): AlertingRuleSpec
       forMs: 10 * MIN,
       severity: 'ticket',
       summary: '{{ $labels.replica }} ({{ $labels.component }}) generates {{ $value | humanizePercentage }} of its benchmark while requests queue',
-      description: `Output tokens per second under ${pct(o.benchmarkShare)} of the benchmark for ${'{{ $labels.model }}'} on ${'{{ $labels.instance_type }}'} for 10 minutes, with more than ${o.queuedRequests} requests waiting and the KV cache under ${pct(o.kvBand.high)}: the engine is not using its GPU.`,
+      description: `Output tokens per second under ${pct(o.benchmarkShare)} of the benchmark for {{ $labels.model }} on {{ $labels.instance_type }} for 10 minutes, with more than ${o.queuedRequests} requests waiting and the KV cache under ${pct(o.kvBand.high)}: the engine is not using its GPU.`,
     }),
   ];
 }

@@ -94,7 +94,7 @@ export function resolvePackOptions(o: RulePackOptions = {}): Required<RulePackOp
   share('kvBand.high', r.kvBand.high);
   if (r.kvBand.low > r.kvBand.high) throw new Error(`rule pack: kvBand low ${r.kvBand.low} is above high ${r.kvBand.high}`);
   for (const [k, v] of Object.entries({ gpuMemoryRatio: r.gpuMemoryRatio, ratio429: r.ratio429, ratio5xx: r.ratio5xx, midStreamAbortRatio: r.midStreamAbortRatio, benchmarkShare: r.benchmarkShare })) share(k, v);
-  for (const [k, v] of Object.entries(r.quality)) share(`quality.${k}`, v);
+  for (const [k, v] of Object.entries(r.quality) as [string, number][]) share(`quality.${k}`, v);
   if (!(r.azSkewFactor > 1)) throw new Error(`rule pack: azSkewFactor ${r.azSkewFactor} must be above 1`);
   if (!(r.costRiseFactor > 1)) throw new Error(`rule pack: costRiseFactor ${r.costRiseFactor} must be above 1`);
   return r;

@@ -47,7 +47,7 @@ export function combinedAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[]
         forMs: 5 * MIN,
         severity: 'ticket',
         summary: '{{ $labels.component }} {{ $labels.dimension }} score changed by {{ $value | printf "%.2f" }} in 30 min while latency is within its SLO',
-        description: `The ${'{{ $labels.dimension }}'} score fell by more than ${o.qualityFall} over 30 minutes while TTFT stayed within its objective (${ttft.objective} under ${ttft.thresholdSeconds ?? ''} s over 1h): the model's answers changed, not the infrastructure. Look at model, prompt or adapter changes.`,
+        description: `The {{ $labels.dimension }} score fell by more than ${o.qualityFall} over 30 minutes while TTFT stayed within its objective (${ttft.objective} under ${ttft.thresholdSeconds ?? ''} s over 1h): the model's answers changed, not the infrastructure. Look at model, prompt or adapter changes.`,
       }),
     );
   }
