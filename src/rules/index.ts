@@ -26,3 +26,6 @@ export {
   type NotifyResponse,
   type WebhookConfig,
 } from './notifier/index.js';
+// SLOs as data and the default LLM rule pack (rules-slo).
+export * from './slo/index.js';
+export * from './pack/index.js';

@@ -9,6 +9,7 @@ import { MemoryLogger } from '../../src/model/index.js';
 import { NormalizingAppendable } from '../../src/normalize/index.js';
 import { Engine, EngineQueryClient } from '../../src/promql/index.js';
 import type { QueryClient } from '../../src/query/index.js';
+import type { Appendable } from '../../src/storage/index.js';
 import { catalogMetadata } from '../../src/semconv/index.js';
 import { demoScrapeConfig } from '../../src/server/demo.js';
 import { Simulation, TargetRegistry, fileSdGroups, scenarioByName, type FaultSpec } from '../../src/sim/index.js';
@@ -34,6 +35,11 @@ export interface LiveFleetOptions {
   readonly scrapeIntervalS?: number;
   /** Faults injected at the start (their `startMs`/`endMs` are offsets from it). */
   readonly faults?: readonly FaultSpec[];
+  /**
+   * Called after every simulated second with the virtual time, the store and the query client, while
+   * the fleet runs (rule evaluation in test/rules writes recorded series back into the store).
+   */
+  readonly onStep?: (nowMs: number, appendable: Appendable, client: QueryClient) => Promise<void>;
 }
 
 const SD_FILE = '/sd/file_sd.json';
@@ -85,15 +91,17 @@ export async function runLiveFleet(o: LiveFleetOptions): Promise<LiveFleet> {
   });
   const interval = `${o.scrapeIntervalS ?? 15}s`;
   await manager.applyConfig(parseScrapeConfigFile(demoScrapeConfig(SD_FILE, interval), '/cfg/scrape.yml'));
+  const engine = new Engine({ now: timers.clock });
+  const client = new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata });
   const stepMs = 1000;
   for (let elapsed = 0; elapsed < o.durationMs; elapsed += stepMs) {
     simulation.advanceTo(timers.now + stepMs);
     syncTargets();
     await timers.advance(stepMs);
+    await o.onStep?.(timers.now, db, client);
   }
-  const engine = new Engine({ now: timers.clock });
   return {
-    client: new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata }),
+    client,
     simulation,
     nowMs: timers.now,
     close: async () => {
