@@ -93,8 +93,9 @@ export class AlertingRule {
     const data = { labels: s.labels.toRecord(), value: s.value, externalLabels: this.deps.externalLabels, externalURL: this.deps.externalURL };
     const tmplName = `__alert_${this.name}`;
     const flat: string[] = [...s.labels.without(METRIC_NAME_LABEL).flat()];
-    for (let i = 0; i < this.labels.size; i++) {
-      flat.push(this.labels.nameAt(i), await this.deps.expander.expand(tmplName, this.labels.valueAt(i), data, evalTimeMs));
+    // The spec's labels, not `this.labels`: an empty value (or one expanding to '') removes the label.
+    for (const name of Object.keys(this.spec.labels).sort()) {
+      flat.push(name, await this.deps.expander.expand(tmplName, this.spec.labels[name], data, evalTimeMs));
     }
     flat.push('alertname', this.name);
     const ann: string[] = [];

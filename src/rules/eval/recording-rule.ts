@@ -14,6 +14,7 @@ export class RecordingRule {
   readonly kind = 'recording' as const;
   /** The expression as queried and shown (`formatExpr` of the spec's text). */
   readonly query: string;
+  /** The rule's labels (without empty ones, which remove a label from the output). */
   readonly labels: Labels;
   health: RuleHealth = 'unknown';
   lastError: string | undefined;
@@ -39,7 +40,7 @@ export class RecordingRule {
     const tMs = ctx.evalTimeMs - ctx.queryOffsetMs;
     const vector = await queryVector(ctx.query, this.query, tMs, ctx.signal);
     const out = vector.map((s) => {
-      const flat = [...s.labels.flat(), METRIC_NAME_LABEL, this.spec.record, ...this.labels.flat()];
+      const flat = [...s.labels.flat(), METRIC_NAME_LABEL, this.spec.record, ...Object.entries(this.spec.labels).flat()];
       return { labels: Labels.fromPairs(flat), tMs, value: s.value };
     });
     if (containsSameLabelset(out)) throw new Error(ERR_SAME_LABELSET_RECORDING);
