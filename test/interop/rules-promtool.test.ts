@@ -116,7 +116,7 @@ interface Verdict {
 }
 
 /** Splits promtool's failure output into one text per mismatch (`expr: ...`, `alertname: ...`, `rule: ...`). */
-export function parsePromtoolFailures(output: string): string[] {
+function parsePromtoolFailures(output: string): string[] {
   const blocks: string[] = [];
   for (const line of output.split('\n')) {
     if (/^\s{4}(expr|alertname|rule|name):/.test(line) && !/^\s{4}name:/.test(line)) blocks.push(line.trim());
