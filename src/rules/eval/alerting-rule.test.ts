@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { alertingSpec } from '../testing/index.js';
 import type { AlertingRule } from './alerting-rule.js';
-import { STEP, T0, oneGroup, seriesScript } from './test-harness.js';
+import { STEP, T0, oneGroup, seriesScript } from '../testing/one-group.js';
 
 const M = 60_000;
 

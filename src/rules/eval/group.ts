@@ -23,7 +23,7 @@ export interface RuleGroupPorts extends GroupEvalPorts {
   readonly expander: TemplateExpander;
   readonly formatExpr: (expr: string) => string;
   readonly externalLabels: Readonly<Record<string, string>>;
-  readonly restore: Omit<RestoreOptions, 'query' | 'logger'>;
+  readonly restore: Omit<RestoreOptions, 'query' | 'logger' | 'signal'>;
 }
 
 /** How a group is built from its spec. */
@@ -54,6 +54,7 @@ export class RuleGroup implements GroupEvalState {
   private cancelTimer: (() => void) | undefined;
   private inFlight: { controller: AbortController; done: Promise<void> } | undefined;
   private running = false;
+  private evaluationsSinceStart = 0;
 
   constructor(
     readonly spec: RuleGroupSpec,
@@ -162,7 +163,7 @@ export class RuleGroup implements GroupEvalState {
         if (this.shouldRestore && this.running && !controller.signal.aborted && this.restoreDue()) {
           this.shouldRestore = false;
           const now = this.ports.clock();
-          for (const r of this.rules) if (r.kind === 'alerting') await restoreForState(r, now, { ...this.ports.restore, query: this.ports.query, logger: this.ports.logger });
+          for (const r of this.rules) if (r.kind === 'alerting') await restoreForState(r, now, { ...this.ports.restore, query: this.ports.query, logger: this.ports.logger, signal: controller.signal });
         }
       } catch (e) {
         this.ports.logger.error('rule group evaluation failed', { group: this.name, err: e instanceof Error ? e.message : String(e) });
@@ -187,8 +188,6 @@ export class RuleGroup implements GroupEvalState {
       this.schedule(next);
     });
   }
-
-  private evaluationsSinceStart = 0;
 
   /** Prometheus restores after the second evaluation, so that the first has filled the alerts to restore. */
   private restoreDue(): boolean {

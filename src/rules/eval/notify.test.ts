@@ -3,7 +3,7 @@ import { alertingSpec } from '../testing/index.js';
 import { formatGoTime, rulesApiData, alertsApiData } from './api-shapes.js';
 import { generatorURL, goQueryEscape } from './group-eval.js';
 import { formatGoFloatE, snapshotGroups } from './snapshot.js';
-import { STEP, T0, oneGroup, seriesScript } from './test-harness.js';
+import { STEP, T0, oneGroup, seriesScript } from '../testing/one-group.js';
 
 describe('sending alerts', () => {
   // Resend delay 1 m, interval 1 m: a firing alert is resent once the delay has passed (strictly),

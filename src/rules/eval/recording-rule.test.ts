@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { alertingSpec, recordingSpec, vectorResult } from '../testing/index.js';
-import { STEP, T0, oneGroup } from './test-harness.js';
+import { STEP, T0, oneGroup } from '../testing/one-group.js';
 import type { InstantQueryData } from '../../query/index.js';
 import { Labels } from '../../model/index.js';
 

@@ -7,7 +7,7 @@
 import { Labels, METRIC_NAME_LABEL, type DurationMs, type Logger, type UnixMs } from '../../model/index.js';
 import { parseSampleValue, unixSecondsToMs, type QueryClient } from '../../query/index.js';
 import type { AlertingRule } from './alerting-rule.js';
-import { errorMessage } from './rule.js';
+import { errorMessage, raceAbort } from './rule.js';
 
 /** How far back restoring looks and how it treats short remainders. */
 export interface RestoreOptions {
@@ -19,6 +19,8 @@ export interface RestoreOptions {
   readonly forGracePeriodMs: DurationMs;
   /** The backend's lookback delta (5 m), used to tell a series that went stale from one that just stopped. */
   readonly lookbackDeltaMs?: DurationMs;
+  /** Aborts the restore's queries (the group stopping). */
+  readonly signal?: AbortSignal;
 }
 
 /** A PromQL duration for `ms` (`3600s`, `1500ms`). */
@@ -42,7 +44,8 @@ export async function restoreForState(rule: AlertingRule, tsMs: UnixMs, o: Resto
   try {
     if (holdMs < o.forGracePeriodMs || rule.active.size === 0) return;
     const selector = forStateSelector(rule);
-    const res = await o.query.instant(`${selector}[${promDuration(o.outageToleranceMs)}]`, tsMs);
+    const signal = o.signal ?? new AbortController().signal;
+    const res = await raceAbort(o.query.instant(`${selector}[${promDuration(o.outageToleranceMs)}]`, tsMs, { signal }), signal);
     if (res.data.resultType !== 'matrix') return;
     const last = new Map<string, { tMs: UnixMs; value: number }>();
     for (const s of res.data.result) {
@@ -58,7 +61,7 @@ export async function restoreForState(rule: AlertingRule, tsMs: UnixMs, o: Resto
       // before its last sample fell out of the lookback window. If not, it went stale (the
       // alert resolved) and there is no `for` progress to restore.
       const probeMs = Math.min(tsMs, found.tMs + lookback - 1);
-      const probe = await o.query.instant(selector, probeMs);
+      const probe = await raceAbort(o.query.instant(selector, probeMs, { signal }), signal);
       const present = probe.data.resultType === 'vector' && probe.data.result.some((s) => Labels.from(s.metric).without(METRIC_NAME_LABEL).key() === a.labels.key());
       if (!present) continue;
       const downAtMs = Math.trunc(found.tMs / 1000) * 1000;

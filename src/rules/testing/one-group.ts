@@ -1,13 +1,14 @@
 /**
- * A one-group harness for the unit tests of this folder: a group over a scripted query client
+ * A one-group harness for the unit tests of src/rules/eval: a group over a scripted query client
  * and a recording appendable, evaluated by hand on a virtual clock.
  */
 import { VirtualTimers, type UnixMs } from '../../model/index.js';
 import type { InstantQueryData, QueryOptions } from '../../query/index.js';
-import { RecordingAppendable, ScriptedQueryClient, groupSpec, vectorResult } from '../testing/index.js';
+import { RecordingAppendable, ScriptedQueryClient, vectorResult } from './doubles.js';
+import { groupSpec } from './specs.js';
 import type { Alert, RuleSpec } from '../types.js';
-import { RuleGroup } from './group.js';
-import { groupPorts, type RuleManagerOptions } from './manager.js';
+import { RuleGroup } from '../eval/group.js';
+import { groupPorts, type RuleManagerOptions } from '../eval/manager.js';
 
 /** The harness' first evaluation time (a whole minute). */
 export const T0: UnixMs = Date.UTC(2025, 0, 6, 9, 0, 0);
