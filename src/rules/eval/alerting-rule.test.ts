@@ -141,3 +141,25 @@ describe('alerting rule errors', () => {
     expect((h.group.rules[0] as AlertingRule).active.size).toBe(0);
   });
 });
+
+describe('hostile ports', () => {
+  test('an expander that rejects yields the error text, and the rule stays healthy', async () => {
+    const expander = { expand: () => Promise.reject(new Error('template: x:1: bad')) };
+    const h = oneGroup([alertingSpec('A', 'up', { annotations: { s: '{{' } })], seriesScript([1]), { options: { expander } });
+    await h.step(0);
+    const rule = h.group.rules[0] as AlertingRule;
+    expect(rule.health).toBe('ok');
+    expect([...rule.active.values()][0].annotations.get('s')).toBe('<error expanding template: template: x:1: bad>');
+  });
+
+  test('a printer that throws leaves the expression as written', () => {
+    const h = oneGroup([alertingSpec('A', 'up  >  1')], seriesScript([1]), {
+      options: {
+        formatExpr: () => {
+          throw new Error('printer bug');
+        },
+      },
+    });
+    expect(h.group.rules[0].query).toBe('up  >  1');
+  });
+});

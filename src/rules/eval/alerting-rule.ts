@@ -6,7 +6,7 @@
  */
 import { Labels, METRIC_NAME_LABEL, noopLogger, type DurationMs, type Logger, type UnixMs } from '../../model/index.js';
 import type { AlertingRuleSpec, TemplateExpander } from '../types.js';
-import { queryVector, type RuleEvalContext, type RuleHealth, type RuleSample } from './rule.js';
+import { queryVector, safeFormat, type RuleEvalContext, type RuleHealth, type RuleSample } from './rule.js';
 
 /** An alert's state; a rule's state is the highest of its alerts' (`unknown` before the first evaluation). */
 export type AlertState = 'inactive' | 'pending' | 'firing';
@@ -64,7 +64,7 @@ export class AlertingRule {
     private readonly deps: AlertingRuleDeps,
     restored: boolean,
   ) {
-    this.query = deps.formatExpr(spec.expr);
+    this.query = safeFormat(deps.formatExpr, spec.expr);
     this.labels = Labels.from(spec.labels);
     this.annotations = Labels.from(spec.annotations);
     this.restored = restored;
@@ -92,15 +92,18 @@ export class AlertingRule {
   private async expandAll(s: RuleSample, evalTimeMs: UnixMs): Promise<{ labels: Labels; annotations: Labels }> {
     const data = { labels: s.labels.toRecord(), value: s.value, externalLabels: this.deps.externalLabels, externalURL: this.deps.externalURL };
     const tmplName = `__alert_${this.name}`;
+    // The expander's contract is never to reject; one that does still must not fail the rule.
+    const expand = (text: string): Promise<string> =>
+      this.deps.expander.expand(tmplName, text, data, evalTimeMs).catch((e: unknown) => `<error expanding template: ${e instanceof Error ? e.message : String(e)}>`);
     const flat: string[] = [...s.labels.without(METRIC_NAME_LABEL).flat()];
     // The spec's labels, not `this.labels`: an empty value (or one expanding to '') removes the label.
     for (const name of Object.keys(this.spec.labels).sort()) {
-      flat.push(name, await this.deps.expander.expand(tmplName, this.spec.labels[name], data, evalTimeMs));
+      flat.push(name, await expand(this.spec.labels[name]));
     }
     flat.push('alertname', this.name);
     const ann: string[] = [];
     for (let i = 0; i < this.annotations.size; i++) {
-      ann.push(this.annotations.nameAt(i), await this.deps.expander.expand(tmplName, this.annotations.valueAt(i), data, evalTimeMs));
+      ann.push(this.annotations.nameAt(i), await expand(this.annotations.valueAt(i)));
     }
     return { labels: Labels.fromPairs(flat), annotations: Labels.fromPairs(ann) };
   }

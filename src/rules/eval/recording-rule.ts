@@ -4,7 +4,7 @@
  */
 import { Labels, METRIC_NAME_LABEL, type DurationMs, type UnixMs } from '../../model/index.js';
 import type { RecordingRuleSpec } from '../types.js';
-import { containsSameLabelset, queryVector, type RuleEvalContext, type RuleHealth, type RuleVector } from './rule.js';
+import { containsSameLabelset, queryVector, safeFormat, type RuleEvalContext, type RuleHealth, type RuleVector } from './rule.js';
 
 /** The error of a recording rule whose output has two series with one label set. */
 export const ERR_SAME_LABELSET_RECORDING = 'vector contains metrics with the same labelset after applying rule labels';
@@ -26,7 +26,7 @@ export class RecordingRule {
     readonly spec: RecordingRuleSpec,
     formatExpr: (expr: string) => string,
   ) {
-    this.query = formatExpr(spec.expr);
+    this.query = safeFormat(formatExpr, spec.expr);
     this.labels = Labels.from(spec.labels);
   }
 

@@ -102,3 +102,15 @@ export function containsSameLabelset(vector: readonly { readonly labels: Labels 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * `formatExpr(expr)`, or `expr` as written when the printer throws: the loader has validated the
+ * expression already, and a printer bug must not keep a rule from running.
+ */
+export function safeFormat(formatExpr: (expr: string) => string, expr: string): string {
+  try {
+    return formatExpr(expr);
+  } catch {
+    return expr;
+  }
+}
