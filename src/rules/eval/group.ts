@@ -63,7 +63,8 @@ export class RuleGroup implements GroupEvalState {
   ) {
     this.name = spec.name;
     this.file = spec.file;
-    this.intervalMs = spec.intervalMs ?? settings.defaultIntervalMs;
+    // An interval of 0 means unset in Prometheus' rule files.
+    this.intervalMs = spec.intervalMs !== undefined && spec.intervalMs > 0 ? spec.intervalMs : settings.defaultIntervalMs;
     this.queryOffsetMs = spec.queryOffsetMs ?? settings.defaultQueryOffsetMs;
     this.limit = spec.limit;
     this.rules = spec.rules.map((r) =>

@@ -11,7 +11,10 @@ import { RULE_DEFAULTS, groupPorts, type RuleManagerOptions } from './manager.js
 import { evalTimestampMs } from './schedule.js';
 import { snapshotGroups, type RulesSnapshot } from './snapshot.js';
 
-/** What a replay reads and writes: a manager's options without clock and timers (the replay keeps its own). */
+/**
+ * What a replay reads and writes: a manager's options without clock and timers (the replay keeps
+ * its own). Leave `notify` out for history: alerts of the past are not to be sent.
+ */
 export type ReplayPorts = Omit<RuleManagerOptions, 'clock' | 'timers'> & {
   /**
    * Where ticks fall: `live` (default) at the group's own aligned instants, as the manager runs
