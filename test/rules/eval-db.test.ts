@@ -93,4 +93,29 @@ describe('the live manager over the Db', () => {
     expect(after.state).toBe('firing');
     await second.stop();
   });
+
+  test('an alert that resolved before the restart starts over: its ALERTS_FOR_STATE went stale', async () => {
+    const timers = new FakeTimers(Date.UTC(2025, 0, 6, 9, 0, 0));
+    const d = await db(timers.clock);
+    const t0 = timers.now;
+    const values = [...Array<string>(20).fill('1'), ...Array<string>(10).fill('0'), ...Array<string>(60).fill('1')].join(' ');
+    await loadSeries(d.db, [{ series: 'queue_depth{instance="a"}', values }], 30_000, t0);
+    const spec = groupSpec('g', [alertingSpec('QueueStuck', 'queue_depth > 0', { forMs: 30 * M })]);
+    const opts = { query: d.client, appendable: d.db, clock: timers.clock, timers, evaluationIntervalMs: M, formatExpr };
+    const first = new RuleManager(opts);
+    await first.update([spec]);
+    first.start();
+    await timers.advance(14 * M); // pending from about 1 m, gone (stale) from 10 m
+    expect((first.ruleGroups()[0].rules[0] as AlertingRule).active.size).toBe(0);
+    await first.stop();
+    await timers.advance(2 * M);
+    const second = new RuleManager(opts);
+    await second.update([spec]);
+    const firstTick = evalTimestampMs(spec.file, spec.name, M, timers.now) + M;
+    second.start();
+    await timers.advance(3 * M);
+    const after = [...(second.ruleGroups()[0].rules[0] as AlertingRule).active.values()][0];
+    expect(after.activeAtMs).toBe(firstTick);
+    await second.stop();
+  });
 });
