@@ -11,7 +11,7 @@ import type { QueryClient } from '../../query/index.js';
 import type { Alert, NotifySink } from '../types.js';
 import type { ActiveAlert, AlertingRule } from './alerting-rule.js';
 import type { RecordingRule } from './recording-rule.js';
-import { errorMessage, EvaluationAborted, type RuleEvalContext } from './rule.js';
+import { errorMessage, EvaluationAborted, type RuleEvalContext, type RuleVector } from './rule.js';
 
 /** A rule of a group. */
 export type Rule = RecordingRule | AlertingRule;
@@ -136,7 +136,7 @@ export async function evaluateGroup(g: GroupEvalState, evalTimeMs: UnixMs, signa
       g.metrics.evaluationFailures++;
     };
     try {
-      let vector;
+      let vector: RuleVector;
       try {
         vector = await rule.eval(ctx);
       } catch (e) {
