@@ -29,3 +29,5 @@ export {
 // SLOs as data and the default LLM rule pack (rules-slo).
 export * from './slo/index.js';
 export * from './pack/index.js';
+// rules-eval: groups, recording and alerting rules, the manager, ALERTS, restore, replay.
+export * from './eval/index.js';
