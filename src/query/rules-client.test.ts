@@ -3,11 +3,6 @@ import { rejection } from '../model/testing/rejection.js';
 import { QueryClientError } from './errors.js';
 import { HttpRulesClient } from './rules-client.js';
 
-// The answers of a real Prometheus 2.42 (npm run update-goldens -- rules-api); a JSON import,
-// since this module runs in browsers and may not read files.
-const GOLDEN = '../../web/src/api/testdata/prometheus-rules-api.json';
-const golden = ((await import(GOLDEN, { with: { type: 'json' } })) as { default: Record<string, unknown> }).default;
-
 function client(body: unknown, status = 200): { c: HttpRulesClient; urls: string[] } {
   const urls: string[] = [];
   const f = (input: string | URL): Promise<Response> => {
@@ -17,17 +12,17 @@ function client(body: unknown, status = 200): { c: HttpRulesClient; urls: string
   return { c: new HttpRulesClient({ url: 'http://prom:9090/', fetch: f as typeof fetch }), urls };
 }
 
+// The answers of a real Prometheus 2.42 are read in test/conformance/rules-api-shapes.test.ts.
 describe('HttpRulesClient', () => {
   it.each([
-    ['rules', undefined, 'http://prom:9090/api/v1/rules', golden.rules],
-    ['rules', 'alert', 'http://prom:9090/api/v1/rules?type=alert', golden.rulesTypeAlert],
-    ['rules', 'record', 'http://prom:9090/api/v1/rules?type=record', golden.rulesTypeRecord],
-    ['alerts', undefined, 'http://prom:9090/api/v1/alerts', golden.alerts],
-  ] as const)('reads Prometheus 2.42 answers: %s %s', async (call, type, url, body) => {
-    const { c, urls } = client(body);
+    ['rules', undefined, 'http://prom:9090/api/v1/rules', { groups: [] }],
+    ['rules', 'alert', 'http://prom:9090/api/v1/rules?type=alert', { groups: [{ name: 'g', file: 'f.yml', rules: [], interval: 60, limit: 0, evaluationTime: 0, lastEvaluation: '' }] }],
+    ['alerts', undefined, 'http://prom:9090/api/v1/alerts', { alerts: [{ labels: { alertname: 'A' }, annotations: {}, state: 'firing', activeAt: '2026-01-01T00:00:00Z', value: '1e+00' }] }],
+  ] as const)('GETs %s %s', async (call, type, url, data) => {
+    const { c, urls } = client({ status: 'success', data });
     const r = call === 'rules' ? await c.rules(type === undefined ? {} : { type }) : await c.alerts();
     expect(urls).toEqual([url]);
-    expect(r.data).toEqual((body as { data: unknown }).data);
+    expect(r.data).toEqual(data);
   });
 
   it.each([
