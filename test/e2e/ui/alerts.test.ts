@@ -23,6 +23,9 @@ function running(): UiDemo {
   return ui;
 }
 
+/** Live mode needs rules to look at. */
+const NO_LIVE_RULES = 'the demo serves no alerting rules: INFERSIGHT_RULES_SOURCE=live needs the rules engine and the default rule pack wired into the demo';
+
 const alerting = (a: RulesAnswers): AlertingRule[] => a.rules.groups.flatMap((g) => g.rules.filter((r): r is AlertingRule => r.type === 'alerting'));
 
 describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'live' ? 'the demo' : 'Prometheus 2.42 goldens'})`, () => {
@@ -41,6 +44,7 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
     const answers = await useRulesSource(w.page, demo.base);
     const rules = alerting(answers);
     if (RULES_SOURCE === 'golden') expect(new Set(rules.map((r) => r.state))).toEqual(new Set(['firing', 'pending', 'inactive']));
+    else expect(rules.length, NO_LIVE_RULES).toBeGreaterThan(0);
     const page = new AlertsPage(w.page);
     await page.open(demo.base);
     expect(await page.listState()).toBe(rules.length === 0 ? 'empty' : 'ready');
@@ -72,7 +76,7 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
     const { demo, browser } = running();
     const w = await openWatchedPage(browser);
     const rules = alerting(await useRulesSource(w.page, demo.base));
-    if (rules.length === 0) throw new Error('no alerting rule to open');
+    if (rules.length === 0) throw new Error(NO_LIVE_RULES);
     const page = new AlertsPage(w.page);
     await page.open(demo.base);
     const rule = rules[0];
