@@ -2,12 +2,12 @@
  * One alerting rule on the Alerts page: a header that opens and closes it (state, name, how many
  * alerts, a link that opens the expression in Explore) and, open, the expression with `for` and
  * `keep_firing_for`, the rule's labels and annotation templates, and a table of its alerts (state,
- * since when, value, labels, expanded annotations).
+ * since when, value, labels with a link to Insights narrowed to them, expanded annotations).
  */
 import { useState, type ReactNode } from 'react';
 import type { ActiveAlert, AlertingRule } from '../../../../src/query/index.js';
 import { formatAgo, formatDateTime, formatDurationMs, formatSeconds } from '../../format/units.js';
-import { alertValueText, neverEvaluated, sortAlerts } from './alerts-model.js';
+import { alertValueText, insightsHref, neverEvaluated, sortAlerts } from './alerts-model.js';
 
 /** The glyph and badge class of each state: colour is never the only cue. */
 export const ALERT_STATE_LOOK: Readonly<Record<AlertingRule['state'], { glyph: string; badge: string; title: string }>> = {
@@ -44,11 +44,23 @@ export function AlertStateBadge({ state, count }: { state: AlertingRule['state']
   );
 }
 
+/** "On Insights ↗": the hex grid or variables narrowed to what the alert is about. */
+function InsightsLink({ href }: { href: string | undefined }): ReactNode {
+  if (href === undefined) return null;
+  return (
+    <a className="alert-insights-link" href={href} data-testid="alert-insights" title="Open Insights narrowed to what this alert is about">
+      On Insights ↗
+    </a>
+  );
+}
+
 /** Props of `AlertRuleCard`. */
 export interface AlertRuleCardProps {
   readonly rule: AlertingRule;
   /** The Explore link of the rule's expression. */
   readonly exploreHref: string;
+  /** The page's path (the Insights links of the alerts keep a mount prefix). */
+  readonly pathname: string;
   /** "Now", for the ages of the alerts. */
   readonly nowMs: number;
   /** Open at first (firing and pending rules are). */
@@ -56,7 +68,7 @@ export interface AlertRuleCardProps {
 }
 
 /** The card. */
-export function AlertRuleCard({ rule, exploreHref, nowMs, initiallyOpen }: AlertRuleCardProps): ReactNode {
+export function AlertRuleCard({ rule, exploreHref, pathname, nowMs, initiallyOpen }: AlertRuleCardProps): ReactNode {
   const [open, setOpen] = useState(initiallyOpen);
   const alerts = sortAlerts(rule.alerts);
   const id = `rule-${rule.name}`;
@@ -142,6 +154,7 @@ export function AlertRuleCard({ rule, exploreHref, nowMs, initiallyOpen }: Alert
                     </td>
                     <td>
                       <LabelChips labels={a.labels} skip={['alertname']} />
+                      <InsightsLink href={insightsHref(a.labels, pathname)} />
                     </td>
                     <td className="annotations-cell">
                       {Object.entries(a.annotations).map(([k, v]) => (

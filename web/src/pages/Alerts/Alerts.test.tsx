@@ -21,6 +21,8 @@ describe('AlertsView over Prometheus 2.42 answers (server render)', () => {
     expect(html).toContain('>0.97<');
     expect(html).toContain('href="https://example.com/runbooks/kv-cache-full"');
     expect(html).toContain('keep_firing_for');
+    // Each alert links to Insights with its instance selected on the hex grid.
+    expect([...html.matchAll(/href="([^"]*)"[^>]*data-testid="alert-insights"/g)].map((m) => m[1])).toEqual(['/?instance=i-0a1', '/?instance=i-0d4', '/?instance=i-0b2']);
   });
 
   it('links each rule to Explore with its expression', () => {

@@ -74,7 +74,7 @@ export function AlertsView({ data, state, nowMs, pathname }: AlertsViewProps): R
             )}
           </h2>
           {g.rules.map((r) => (
-            <AlertRuleCard key={r.name + r.query} rule={r} exploreHref={exploreHref(r.query, pathname, state)} nowMs={nowMs} initiallyOpen={r.state !== 'inactive'} />
+            <AlertRuleCard key={r.name + r.query} rule={r} exploreHref={exploreHref(r.query, pathname, state)} pathname={pathname} nowMs={nowMs} initiallyOpen={r.state !== 'inactive'} />
           ))}
         </section>
       ))}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RulesData } from '../../../../src/query/index.js';
 import { RULES_GOLDEN } from '../../api/testdata/rules-golden.js';
-import { alertGroups, alertStateCounts, alertValueText, exploreHref, neverEvaluated, ruleGroups, ruleMatches, sortAlerts } from './alerts-model.js';
+import { alertGroups, alertStateCounts, alertValueText, exploreHref, insightsHref, neverEvaluated, ruleGroups, ruleMatches, sortAlerts } from './alerts-model.js';
 
 const data: RulesData = RULES_GOLDEN.rules.data;
 const names = (groups: ReturnType<typeof ruleGroups>): string[] => groups.flatMap((g) => g.rules.map((r) => `${g.name}/${r.name}`));
@@ -61,5 +61,14 @@ describe('alerts model over Prometheus 2.42 answers', () => {
     expect(ruleMatches(data.groups[0].rules[0], data.groups[0], 'golden-rules.yml')).toBe(true);
     expect(neverEvaluated('0001-01-01T00:00:00Z')).toBe(true);
     expect(neverEvaluated(data.groups[0].lastEvaluation)).toBe(false);
+  });
+
+  it.each([
+    [{ alertname: 'KVCacheFull', instance: 'i-0a1', replica: 'r1', component: 'c' }, '/?instance=i-0a1'],
+    [{ alertname: 'ReplicaDown', replica: 'chat-llama-r1' }, '/?hex=replica&replica=chat-llama-r1'],
+    [{ alertname: 'SLOBurnRateFast', endpoint: 'chat', component: 'chat-llama' }, '/?var-component=chat-llama&var-endpoint=chat'],
+    [{ alertname: 'FleetWide' }, undefined],
+  ])('links the alert %j to Insights', (labels, want) => {
+    expect(insightsHref(labels, '/alerts')).toBe(want);
   });
 });

@@ -115,6 +115,26 @@ export function exploreHref(expr: string, pathname: string, state: UrlState = DE
   return `${pathForPage('explore', pathname)}?${qs}`;
 }
 
+/**
+ * The Insights view of what an alert is about: its instance selected on the hex grid, else its
+ * replica (the grid's replica view), else its endpoint and component as variables; undefined for
+ * an alert without identity labels. The rest of `state` (range, theme) is kept.
+ */
+export function insightsHref(labels: Readonly<Record<string, string>>, pathname: string, state: UrlState = DEFAULT_STATE): string | undefined {
+  const base = { ...state, filter: '', alertStates: [], expr: '', selection: [], hexView: DEFAULT_STATE.hexView };
+  let next: UrlState | undefined;
+  if (labels.instance !== undefined && labels.instance !== '') next = { ...base, selection: [labels.instance] };
+  else if (labels.replica !== undefined && labels.replica !== '') next = { ...base, hexView: 'replica', selection: [labels.replica] };
+  else {
+    const vars: Record<string, string[]> = {};
+    for (const k of ['endpoint', 'component']) if (labels[k] !== undefined && labels[k] !== '') vars[k] = [labels[k]];
+    if (Object.keys(vars).length > 0) next = { ...base, vars };
+  }
+  if (next === undefined) return undefined;
+  const qs = encodeUrlState(next);
+  return `${pathForPage('insights', pathname)}${qs === '' ? '' : `?${qs}`}`;
+}
+
 /** An alert's value as the page shows it: Prometheus sends `%e` text (`9.7e-01`), shown with 4 significant digits. */
 export function alertValueText(value: string): string {
   const v = parseSampleValue(value);
