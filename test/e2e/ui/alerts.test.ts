@@ -5,10 +5,11 @@
  * `INFERSIGHT_RULES_SOURCE=live` (rules-source.ts); the checks read the same answers as the page,
  * so they hold for both. Nothing sleeps: every wait is for a condition.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ActiveAlert, AlertingRule } from '../../../src/query/index.js';
 import { findPeer, itWithPeer, waitFor } from '../../peers/peers.js';
-import { openWatchedPage, saveScreenshot } from './browser.js';
+import { SCREENSHOT_DIR, openWatchedPage, saveScreenshot } from './browser.js';
 import { simTargets, startUiDemo, type UiDemo } from './demo-fixture.js';
 import { AlertsPage } from './pages/alerts-page.js';
 import { ExplorePage } from './pages/explore-page.js';
@@ -144,6 +145,7 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
       expect(await tip.innerText()).toContain(moved[0].labels.alertname);
       expect(await w.page.getByTestId('hex-legend-alert-firing').getAttribute('data-count')).toBe('1');
       await saveScreenshot(w.page, 'insights-alerts');
+      await insights.panel('fleet-hexgrid').screenshot({ path: path.join(SCREENSHOT_DIR, 'insights-alerts-hexgrid.png') });
     }
     expect(w.errors).toEqual([]);
     await w.context.close();
