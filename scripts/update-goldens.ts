@@ -25,6 +25,10 @@ const GENERATORS: Record<string, Generator> = {
     describe: '/federate answers of a real Prometheus 2.42 fed by remote write (test/e2e/testdata/federate/)',
     run: async (log) => (await import('../test/e2e/federate-capture.js')).updateFederateGolden(log),
   },
+  'rules-api': {
+    describe: '/api/v1/rules and /api/v1/alerts of a real Prometheus 2.42 evaluating a small rule file (web/src/api/testdata/)',
+    run: async (log) => (await import('../test/e2e/rules-api-capture.js')).updateRulesApiGolden(log),
+  },
   promqltest: {
     describe: 'the list of upstream promqltest evals that pass (src/promql/promqltest/baseline.txt)',
     run: async (log) => {

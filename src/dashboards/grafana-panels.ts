@@ -180,6 +180,8 @@ export function grafanaPanel(p: Panel, queries: readonly PanelQuery[], title: st
     transformations = tableTransformations(p, queries);
     if (p.thresholds !== undefined) defaults.thresholds = grafanaThresholds(p.thresholds);
   }
+  // Grafana's text for a panel without a value: the same words as the UI's empty state.
+  if (p.emptyTitle !== undefined) defaults.noValue = p.emptyTitle;
   const heatmapOptions = p.viz === 'heatmap' ? { ...options(p.viz), yAxis: { axisPlacement: 'left', unit } } : options(p.viz);
   return {
     datasource: ds,

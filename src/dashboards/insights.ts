@@ -1,6 +1,7 @@
 /**
  * The Insights dashboard (id `insights`): the fleet at a glance for the operator asking "P99 just
- * went up — why?". A summary bar, the fleet honeycomb with an instance table, token latency, the
+ * went up — why?". A summary bar, the fleet honeycomb with an instance table, SLOs and error
+ * budgets, token latency, the
  * quality strip, engine pressure and KV capacity, GPUs, traffic by AZ, throughput against
  * benchmark, cold-start anatomy, errors and workload shape, with cold starts and scaling events
  * drawn across the time series. Rows live in `insights-*.ts`; every panel follows a hex-cell click.
@@ -11,6 +12,7 @@ import { GPU_ROW } from './insights-gpu.js';
 import { LATENCY_ROW } from './insights-latency.js';
 import { KV_BAND_DEFAULT, PRESSURE_ROW } from './insights-pressure.js';
 import { QUALITY_ROW } from './insights-quality.js';
+import { SLO_ROW } from './insights-slo.js';
 import { THROUGHPUT_ROW, WORKLOAD_ROW } from './insights-tokens.js';
 import { ERRORS_ROW, TRAFFIC_ROW } from './insights-traffic.js';
 import { sel, sumBy } from './queries.js';
@@ -75,8 +77,8 @@ export const INSIGHTS: Dashboard = {
   id: 'insights',
   title: 'Insights',
   description:
-    'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; token latency from the client and the engine; answer quality; KV-cache usage, capacity and queue pressure; GPUs per instance; traffic by AZ; throughput against benchmark; cold-start anatomy; errors and workload shape. Click a hex cell to filter every panel to that instance.',
+    'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; SLOs, error budgets and burn rates; token latency from the client and the engine; answer quality; KV-cache usage, capacity and queue pressure; GPUs per instance; traffic by AZ; throughput against benchmark; cold-start anatomy; errors and workload shape. Click a hex cell to filter every panel to that instance.',
   variables: VARIABLES,
-  rows: [SUMMARY_ROW, FLEET_ROW, LATENCY_ROW, QUALITY_ROW, PRESSURE_ROW, GPU_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, COLD_START_ROW, ERRORS_ROW, WORKLOAD_ROW],
+  rows: [SUMMARY_ROW, FLEET_ROW, SLO_ROW, LATENCY_ROW, QUALITY_ROW, PRESSURE_ROW, GPU_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, COLD_START_ROW, ERRORS_ROW, WORKLOAD_ROW],
   annotations: ANNOTATIONS,
 };

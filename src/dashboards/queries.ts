@@ -18,8 +18,8 @@ import { catalogMetric } from '../semconv/index.js';
  *   also matches a missing label);
  * - `target`: Prometheus' own per-target series (`up`): the target labels, no `engine`;
  * - `host`: a per-instance exporter (DCGM's `gpu_*`): no component or engine;
- * - `component`: one series per deployment (replica counts, scaling, quality): no instance, AZ or
- *   engine (a panel that must follow an instance selection joins them to the components in it);
+ * - `component`: one series per deployment (replica counts, scaling, quality, the SLO rules'
+ *   `slo:*` series): no instance, AZ or engine (a panel that must follow an instance selection joins them to the components in it);
  * - `reference`: reference data keyed by model and instance type (benchmarks): no filter, a query
  *   joins it to the selection on its keys.
  */
@@ -57,6 +57,8 @@ export function familyName(name: string): string {
 export function scopeOf(name: string): Scope {
   const family = familyName(name);
   if (family === 'up') return 'target';
+  // Series the SLO recording rules write (docs/design/slo-series.md): per SLO, endpoint and component.
+  if (family.startsWith('slo:')) return 'component';
   if (family.startsWith('gpu_')) return 'host';
   if (family.startsWith('llm_client_')) return 'client';
   if (family.startsWith('llm_benchmark_')) return 'reference';

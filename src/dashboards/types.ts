@@ -160,6 +160,8 @@ export interface Panel {
   readonly height: number;
   /** Shown in the empty state: why a panel may have no data ("needs the gateway"). */
   readonly emptyHint?: string;
+  /** The empty state's title ("No SLO data"); "No data" when absent. Grafana shows it as the panel's no-value text. */
+  readonly emptyTitle?: string;
 }
 
 /** A dashboard variable. */

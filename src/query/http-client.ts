@@ -1,8 +1,8 @@
 import type { DurationMs, UnixMs } from '../model/index.js';
-import type { LabelOptions, MetadataOptions, QueryClient, QueryOptions, QueryResponse, RequestOptions, SeriesOptions } from './client.js';
-import { QueryClientError, errorTypeForHttpStatus } from './errors.js';
+import type { LabelOptions, MetadataOptions, QueryClient, QueryOptions, QueryResponse, SeriesOptions } from './client.js';
 import { formatDurationParam, formatTimeParam } from './format.js';
-import { ERROR_TYPES, type ErrorType, type InstantQueryData, type MetadataData, type Metric, type RangeQueryData } from './wire.js';
+import { ApiTransport, isObject, isRecordOfStrings, type Params } from './http-transport.js';
+import type { InstantQueryData, MetadataData, Metric, RangeQueryData } from './wire.js';
 
 /** Options of `HttpQueryClient`. */
 export interface HttpQueryClientOptions {
@@ -24,27 +24,23 @@ export interface HttpQueryClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-type Params = [string, string][];
-
 /**
  * A `QueryClient` that speaks Prometheus' HTTP API to any compatible server: Prometheus,
  * VictoriaMetrics, Mimir, Thanos, Infersight. It uses only `fetch`, `URLSearchParams` and
  * `AbortSignal`, so it runs in browsers and in Node alike. Stateless; share one per server.
  */
 export class HttpQueryClient implements QueryClient {
-  private readonly base: string;
+  private readonly transport: ApiTransport;
   private readonly method: 'GET' | 'POST';
-  private readonly fetchFn: typeof fetch;
 
-  constructor(private readonly options: HttpQueryClientOptions) {
-    this.base = options.url.replace(/\/+$/, '');
+  constructor(options: HttpQueryClientOptions) {
+    this.transport = new ApiTransport(options);
     this.method = options.method ?? 'POST';
-    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
   instant(query: string, timeMs: UnixMs, opts: QueryOptions = {}): Promise<QueryResponse<InstantQueryData>> {
     const p: Params = [['query', query], ['time', formatTimeParam(timeMs)], ...queryParams(opts)];
-    return this.call('/api/v1/query', p, this.method, opts, checkInstantData);
+    return this.transport.call('/api/v1/query', p, this.method, opts, checkInstantData);
   }
 
   range(query: string, startMs: UnixMs, endMs: UnixMs, stepMs: DurationMs, opts: QueryOptions = {}): Promise<QueryResponse<RangeQueryData>> {
@@ -55,78 +51,29 @@ export class HttpQueryClient implements QueryClient {
       ['step', formatDurationParam(stepMs)],
       ...queryParams(opts),
     ];
-    return this.call('/api/v1/query_range', p, this.method, opts, (d) => checkInstantData(d) && (d as RangeQueryData).resultType === 'matrix');
+    return this.transport.call('/api/v1/query_range', p, this.method, opts, (d) => checkInstantData(d) && (d as RangeQueryData).resultType === 'matrix');
   }
 
   series(match: readonly string[], opts: SeriesOptions = {}): Promise<QueryResponse<Metric[]>> {
     const p: Params = [...match.map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
-    return this.call('/api/v1/series', p, this.method, opts, (d) => Array.isArray(d) && d.every(isRecordOfStrings));
+    return this.transport.call('/api/v1/series', p, this.method, opts, (d) => Array.isArray(d) && d.every(isRecordOfStrings));
   }
 
   labelNames(opts: LabelOptions = {}): Promise<QueryResponse<string[]>> {
     const p: Params = [...(opts.match ?? []).map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
-    return this.call('/api/v1/labels', p, this.method, opts, isStringArray);
+    return this.transport.call('/api/v1/labels', p, this.method, opts, isStringArray);
   }
 
   labelValues(name: string, opts: LabelOptions = {}): Promise<QueryResponse<string[]>> {
     const p: Params = [...(opts.match ?? []).map((m): [string, string] => ['match[]', m]), ...windowParams(opts)];
-    return this.call(`/api/v1/label/${encodeURIComponent(name)}/values`, p, 'GET', opts, isStringArray);
+    return this.transport.call(`/api/v1/label/${encodeURIComponent(name)}/values`, p, 'GET', opts, isStringArray);
   }
 
   metadata(opts: MetadataOptions = {}): Promise<QueryResponse<MetadataData>> {
     const p: Params = [];
     if (opts.metric !== undefined) p.push(['metric', opts.metric]);
     if (opts.limit !== undefined) p.push(['limit', String(opts.limit)]);
-    return this.call('/api/v1/metadata', p, 'GET', opts, (d) => typeof d === 'object' && d !== null && !Array.isArray(d));
-  }
-
-  private async call<T>(path: string, params: Params, method: 'GET' | 'POST', opts: RequestOptions, check: (data: unknown) => boolean): Promise<QueryResponse<T>> {
-    const form = new URLSearchParams(params).toString();
-    let res = await this.send(path, form, method, opts.signal);
-    if (method === 'POST' && (res.status === 405 || res.status === 501)) res = await this.send(path, form, 'GET', opts.signal);
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (e) {
-      throw this.transportError(path, e, opts.signal);
-    }
-    const body = parseJson(text);
-    if (isObject(body) && body.status === 'success' && 'data' in body) {
-      if (!check(body.data)) throw new QueryClientError('bad_response', `unexpected data in the response of ${path}: ${text.slice(0, 200)}`, res.status);
-      return { data: body.data as T, warnings: stringList(body.warnings), infos: stringList(body.infos) };
-    }
-    if (isObject(body) && body.status === 'error' && typeof body.error === 'string') {
-      // VictoriaMetrics writes the HTTP status code into errorType; take Prometheus' names only.
-      const named = ERROR_TYPES.find((t) => t === body.errorType && t !== 'bad_response');
-      const type: ErrorType = named ?? errorTypeForHttpStatus(res.status);
-      throw new QueryClientError(type, body.error, res.status, stringList(body.warnings));
-    }
-    const type = res.ok ? 'bad_response' : errorTypeForHttpStatus(res.status);
-    const snippet = text.trim().slice(0, 200);
-    throw new QueryClientError(type, `${path}: HTTP ${res.status}${snippet === '' ? '' : `: ${snippet}`}`, res.status);
-  }
-
-  private async send(path: string, form: string, method: 'GET' | 'POST', signal: AbortSignal | undefined): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
-    const init: RequestInit = { method, headers, signal };
-    let url = this.base + path;
-    if (method === 'POST') {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      init.body = form;
-    } else if (form !== '') {
-      url += `?${form}`;
-    }
-    try {
-      return await this.fetchFn(url, init);
-    } catch (e) {
-      throw this.transportError(path, e, signal);
-    }
-  }
-
-  private transportError(path: string, e: unknown, signal: AbortSignal | undefined): QueryClientError {
-    if (signal?.aborted === true) return new QueryClientError('canceled', `${path}: request canceled`, 499);
-    const msg = e instanceof Error ? e.message : String(e);
-    return new QueryClientError('unavailable', `${path}: cannot reach ${this.base}: ${msg}`, 503);
+    return this.transport.call('/api/v1/metadata', p, 'GET', opts, (d) => typeof d === 'object' && d !== null && !Array.isArray(d));
   }
 }
 
@@ -146,28 +93,8 @@ function windowParams(o: SeriesOptions): Params {
   return p;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isStringArray(v: unknown): boolean {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
-}
-
-function isRecordOfStrings(v: unknown): boolean {
-  return isObject(v) && Object.values(v).every((s) => typeof s === 'string');
-}
-
-function stringList(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 }
 
 function isPair(v: unknown): boolean {

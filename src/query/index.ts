@@ -16,8 +16,14 @@ export {
   unixSecondsToMs,
 } from './format.js';
 export { HttpQueryClient, type HttpQueryClientOptions } from './http-client.js';
+export { HttpRulesClient, type RulesClient, type RulesOptions } from './rules-client.js';
+export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,
+  type ActiveAlert,
+  type AlertRuleState,
+  type AlertingRule,
+  type AlertsData,
   type ApiFailure,
   type ApiResponse,
   type ApiSuccess,
@@ -30,5 +36,10 @@ export {
   type QueryStatsWire,
   type RangeQueryData,
   type RangeSeries,
+  type RecordingRule,
+  type Rule,
+  type RuleGroup,
+  type RuleHealth,
+  type RulesData,
   type SamplePair,
 } from './wire.js';

@@ -109,3 +109,89 @@ export interface ApiFailure {
 
 /** Any API answer. */
 export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+
+/** A rule's health after its last evaluation: `unknown` before the first one. */
+export type RuleHealth = 'ok' | 'err' | 'unknown';
+
+/** An alerting rule's state: the worst state of its alerts, `inactive` when it has none. */
+export type AlertRuleState = 'firing' | 'pending' | 'inactive';
+
+/** One active alert, as `/api/v1/alerts` and the `alerts` of an alerting rule write it. */
+export interface ActiveAlert {
+  /** The alert's labels: the series' labels, the rule's (expanded) labels and `alertname`. */
+  labels: Metric;
+  /** The expanded annotations. */
+  annotations: Metric;
+  state: 'firing' | 'pending';
+  /** RFC 3339 with nanoseconds: when the alert first went pending. */
+  activeAt?: string;
+  /** The expression's value, as Go's `%e` writes it (`"9.7e-01"`). */
+  value: string;
+  /** RFC 3339: since when a firing alert has been kept firing without a result (`keep_firing_for`; Prometheus 2.45+). */
+  keepFiringSince?: string;
+}
+
+/** An alerting rule in `/api/v1/rules`. Durations are seconds as JSON numbers. */
+export interface AlertingRule {
+  type: 'alerting';
+  name: string;
+  query: string;
+  state: AlertRuleState;
+  /** `for`, seconds. */
+  duration: number;
+  /** `keep_firing_for`, seconds (Prometheus 2.42+). */
+  keepFiringFor?: number;
+  /** The rule's label templates (unexpanded). */
+  labels: Metric;
+  /** The rule's annotation templates (unexpanded). */
+  annotations: Metric;
+  alerts: ActiveAlert[];
+  health: RuleHealth;
+  /** Absent when the last evaluation succeeded. */
+  lastError?: string;
+  /** Seconds. */
+  evaluationTime: number;
+  /** RFC 3339; `0001-01-01T00:00:00Z` before the first evaluation. */
+  lastEvaluation: string;
+}
+
+/** A recording rule in `/api/v1/rules`. */
+export interface RecordingRule {
+  type: 'recording';
+  /** The recorded metric name (`record:`). */
+  name: string;
+  query: string;
+  /** Absent when the rule has none. */
+  labels?: Metric;
+  health: RuleHealth;
+  lastError?: string;
+  evaluationTime: number;
+  lastEvaluation: string;
+}
+
+/** Either kind of rule. */
+export type Rule = AlertingRule | RecordingRule;
+
+/** One rule group in `/api/v1/rules`, identified by `file` and `name`. */
+export interface RuleGroup {
+  name: string;
+  /** The rule file, as the configuration names it. */
+  file: string;
+  rules: Rule[];
+  /** Evaluation interval, seconds. */
+  interval: number;
+  /** 0: no limit. */
+  limit: number;
+  evaluationTime: number;
+  lastEvaluation: string;
+}
+
+/** The `data` of `/api/v1/rules`. With `type=alert` (or `record`) every group is listed, with only that kind of rule. */
+export interface RulesData {
+  groups: RuleGroup[];
+}
+
+/** The `data` of `/api/v1/alerts`: the pending and firing alerts of every rule. */
+export interface AlertsData {
+  alerts: ActiveAlert[];
+}

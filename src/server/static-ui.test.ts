@@ -55,6 +55,8 @@ describe('resolveUiPath', () => {
     ['/', { kind: 'page' }],
     ['/explore', { kind: 'page' }],
     ['/targets/', { kind: 'page' }],
+    ['/alerts', { kind: 'page' }],
+    ['/rules', { kind: 'page' }],
     ['/nope', { kind: 'bad' }],
     ['/explore/deeper', { kind: 'bad' }],
     ['/assets/app.js', { kind: 'file', rel: 'assets/app.js' }],

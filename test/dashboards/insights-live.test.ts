@@ -28,6 +28,11 @@ const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
   'instance-table/idle': 'a lifecycle count, as above',
   'token-latency/client_itl': "the demo fleet's front door exports no inter-token histogram; the gateway writes llm_client_inter_token_latency_seconds",
   'frontdoor-errors/connection': 'only the gateway writes llm_client_errors_total (timeouts, resets)',
+  // The SLO panels read the series of the SLO recording rules (docs/design/slo-series.md), which
+  // this fleet runs without: remove these once the live fleet evaluates the default rule pack.
+  ...Object.fromEntries(
+    ['slo-status/objective', 'slo-status/attainment', 'slo-status/budget', 'slo-status/burn_1h', 'slo-status/burn_6h', 'slo-budget/A', 'slo-burn/short', 'slo-burn/long'].map((k) => [k, 'no SLO recording rules run here']),
+  ),
 };
 
 /**
@@ -136,6 +141,7 @@ describe('Insights on a living demo fleet', () => {
 
   it('returns data in every panel', () => {
     for (const p of dashboardPanels(INSIGHTS)) {
+      if (p.id.startsWith('slo-')) continue; // no SLO recording rules run here (EXPECTED_EMPTY; test/dashboards/slo-panels.test.ts)
       const counts = panelQueries(p).map((q) => results.get(`${p.id}/${q.refId}`) ?? 0);
       expect(Math.max(...counts), p.id).toBeGreaterThan(0);
     }

@@ -26,6 +26,13 @@ import { catalogMetric } from '../../src/semconv/index.js';
 /** Series Prometheus writes itself, not in the catalog. */
 const BUILT_IN_SERIES = new Set(['up']);
 
+/** Series the SLO recording rules write (docs/design/slo-series.md), not in the catalog. */
+const SLO_SERIES = new Set([
+  ...['5m', '30m', '1h', '2h', '6h', '1d', '3d', '30d'].map((w) => `slo:sli_error:ratio_rate${w}`),
+  'slo:objective:ratio',
+  'slo:error_budget_remaining:ratio',
+]);
+
 const panels = dashboardPanels(INSIGHTS);
 const queries = panels.flatMap((p) => panelQueries(p).map((q) => ({ panel: p, q })));
 const builtins = builtinIntervals({ rangeMs: 3_600_000, stepMs: 15_000 });
@@ -101,7 +108,7 @@ describe('the Insights dashboard', () => {
       const ast = parseExpr(text);
       for (const s of selectors(ast)) {
         const family = familyName(s.name);
-        expect(catalogMetric(family) !== undefined || BUILT_IN_SERIES.has(family), `${s.name} is neither a catalog metric nor a built-in series`).toBe(true);
+        expect(catalogMetric(family) !== undefined || BUILT_IN_SERIES.has(family) || SLO_SERIES.has(family), `${s.name} is neither a catalog metric nor a built-in or SLO series`).toBe(true);
         if (name !== 'sentinels') continue;
         // Every filter of the metric's scope is there and comes from its own variable.
         for (const l of SCOPE_FILTERS[scopeOf(s.name)]) {
@@ -159,6 +166,7 @@ describe('the Insights dashboard', () => {
     expect(scopeOf('llm_benchmark_output_tokens_per_second')).toBe('reference');
     expect(scopeOf('gpu_utilization_ratio')).toBe('host');
     expect(scopeOf('up')).toBe('target');
+    expect(scopeOf('slo:error_budget_remaining:ratio')).toBe('component');
     expect(familyName('llm_requests_running')).toBe('llm_requests_running');
     expect(familyName('llm_request_prompt_tokens_count')).toBe('llm_request_prompt_tokens');
   });

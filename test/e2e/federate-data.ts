@@ -68,11 +68,20 @@ export function federateDatasetBody(baseMs: number): Uint8Array {
 }
 
 /** Pushes the data set to `base`'s `/api/v1/write`; throws unless the answer is 2xx. */
-export async function pushFederateDataset(base: string, baseMs: number): Promise<void> {
+export function pushFederateDataset(base: string, baseMs: number): Promise<void> {
+  return pushRemoteWriteBody(base, federateDatasetBody(baseMs));
+}
+
+/** Pushes `series` to `base`'s `/api/v1/write` as one remote write 1.0 request; throws unless the answer is 2xx. */
+export function pushRemoteWriteSeries(base: string, series: readonly RemoteWriteV1Series[]): Promise<void> {
+  return pushRemoteWriteBody(base, snappyEncode(encodeRemoteWriteV1(series)));
+}
+
+async function pushRemoteWriteBody(base: string, body: Uint8Array): Promise<void> {
   const res = await fetch(`${base}/api/v1/write`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy', 'X-Prometheus-Remote-Write-Version': '0.1.0' },
-    body: federateDatasetBody(baseMs),
+    body,
   });
   if (!res.ok) throw new Error(`remote write to ${base} answered ${res.status}: ${await res.text()}`);
 }

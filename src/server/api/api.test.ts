@@ -46,6 +46,14 @@ describe('query API wiring', () => {
     expect((await get(base, '/api/v1/query?query=1')).status).toBe(200);
   });
 
+  it.each([
+    ['/api/v1/rules', { groups: [] }],
+    ['/api/v1/alerts', { alerts: [] }],
+  ])('answers %s as Prometheus does without rule files while no rules engine is wired', async (path, data) => {
+    const { base } = await start();
+    expect(await get(base, path)).toEqual({ status: 200, body: { status: 'success', data } });
+  });
+
   it('gzips only when asked', async () => {
     const { base } = await start();
     const raw = (headers: http.OutgoingHttpHeaders) =>

@@ -5,6 +5,7 @@
 import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
 import { dashboardHandlers } from './dashboards.js';
+import { registerRulesFallback } from './rules-fallback.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
 import { statusHandlers } from './status.js';
@@ -40,4 +41,5 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     for (const m of methods) routes.set(`${m} ${path}`, handler);
     routes.set(`OPTIONS ${path}`, preflight);
   }
+  registerRulesFallback(routes, deps);
 }

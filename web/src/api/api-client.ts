@@ -1,11 +1,11 @@
 /**
  * The UI's typed client of the Infersight HTTP API: PromQL and metadata through `src/query`'s
- * `HttpQueryClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
+ * `HttpQueryClient`, rules and alerts through its `HttpRulesClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
  * shape, dashboard definitions, the server's flags). Talks only HTTP; the base URL is the page's origin. Every request
  * goes through `authFetch` (auth.ts): stored credentials, and the login prompt on a 401.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
-import { HttpQueryClient, QueryClientError, errorTypeForHttpStatus, type QueryClient } from '../../../src/query/index.js';
+import { HttpQueryClient, HttpRulesClient, QueryClientError, errorTypeForHttpStatus, type QueryClient, type RulesClient } from '../../../src/query/index.js';
 import { authFetch } from './auth.js';
 
 /** One scrape target, as Prometheus' `/api/v1/targets` writes it. */
@@ -35,9 +35,12 @@ export interface TargetsData {
 export class InfersightApi {
   /** PromQL, series, labels and metadata. */
   readonly query: QueryClient;
+  /** `/api/v1/rules` and `/api/v1/alerts`. */
+  readonly rules: RulesClient;
 
   constructor(private readonly baseUrl: string) {
     this.query = new HttpQueryClient({ url: baseUrl, fetch: authFetch });
+    this.rules = new HttpRulesClient({ url: baseUrl, fetch: authFetch });
   }
 
   /** `GET /api/v1/targets`. */

@@ -1,16 +1,19 @@
 /**
  * The application shell: the top bar and the page of the URL's path (`/` Insights, `/explore`,
- * `/targets`), routed with the History API. Explore's editor is a separate chunk, loaded on first
+ * `/alerts`, `/rules`, `/targets`), routed with the History API. Explore's editor is a separate chunk, loaded on first
  * visit, so Insights starts without it.
  */
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { SpeedBanner } from '../components/SpeedBanner/SpeedBanner.js';
 import { LoginPrompt } from '../components/LoginPrompt/LoginPrompt.js';
 import { TopBar } from '../components/TopBar/TopBar.js';
+import { AlertsPage } from '../pages/Alerts/Alerts.js';
 import { InsightsPage } from '../pages/Insights/Insights.js';
+import { RulesPage } from '../pages/Rules/Rules.js';
 import { TargetsPage } from '../pages/Targets/Targets.js';
 import { useAutoRefresh } from '../state/refresh.js';
 import { useUrlState } from '../state/url-store.js';
+import type { Page } from '../state/url-state.js';
 import { setUrlTheme } from '../theme/theme-store.js';
 import { queriesRendered, queriesStarted, settleInteraction } from './readiness.js';
 
@@ -22,6 +25,8 @@ function PendingWhileMounted(): ReactNode {
   }, []);
   return <div className="page-loading skeleton" aria-label="Loading" />;
 }
+
+const TITLES: Readonly<Record<Page, string>> = { insights: 'Insights', explore: 'Explore', alerts: 'Alerts', rules: 'Rules', targets: 'Targets' };
 
 const ExplorePage = lazy(() => import('../pages/Explore/Explore.js').then((m) => ({ default: m.ExplorePage })));
 
@@ -35,7 +40,7 @@ export function App(): ReactNode {
   // committed it (the panels' effects, which start their queries, ran just before this one).
   useEffect(() => settleInteraction(), [snap]);
   useEffect(() => {
-    document.title = `${page === 'insights' ? 'Insights' : page === 'explore' ? 'Explore' : 'Targets'} · Infersight`;
+    document.title = `${TITLES[page]} · Infersight`;
   }, [page]);
   return (
     <>
@@ -52,6 +57,8 @@ export function App(): ReactNode {
             <ExplorePage state={state} />
           </Suspense>
         )}
+        {page === 'alerts' && <AlertsPage state={state} />}
+        {page === 'rules' && <RulesPage state={state} />}
         {page === 'targets' && <TargetsPage state={state} />}
       </div>
     </>

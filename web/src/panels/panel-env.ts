@@ -1,9 +1,10 @@
 /**
  * What a page hands every panel besides its definition: the query context (variables,
- * selection, quantile, tabs, window), the annotation events, and the callbacks through which a
+ * selection, quantile, tabs, window), the annotation events, the active alerts, and the callbacks through which a
  * panel changes page state (select cells, zoom, switch a tab). The object is rebuilt only when
  * one of its parts changes, so memoized panels skip renders the change does not concern.
  */
+import type { ActiveAlert } from '../../../src/query/index.js';
 import type { AnnotationEvent } from './model/annotations.js';
 import type { PanelContext } from './model/panel-queries.js';
 
@@ -14,6 +15,8 @@ export type SelectMode = 'replace' | 'toggle' | 'clear';
 export interface PanelEnv {
   readonly ctx: PanelContext;
   readonly annotations: readonly AnnotationEvent[];
+  /** The server's pending and firing alerts (`/api/v1/alerts`; empty when it has no rules API): the hex grid marks the cells they concern. */
+  readonly alerts: readonly ActiveAlert[];
   /** Values of the `az` label seen over the range (the AZ traffic panel flags silent ones). */
   readonly knownAzs: readonly string[];
   /** Health thresholds set in the UI (refId → [warning, critical]). */

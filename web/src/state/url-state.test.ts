@@ -24,6 +24,7 @@ describe('URL state', () => {
       expr: 'sum by (le) (rate(x_bucket{a="b&c"}[5m]))',
       exploreTab: 'table',
       filter: 'dcgm down',
+      alertStates: ['firing', 'pending'],
       theme: 'light',
     };
     expect(roundTrip(s)).toEqual(s);
@@ -49,7 +50,7 @@ describe('URL state', () => {
   });
 
   it('falls back to defaults for bad values', () => {
-    const s = decodeUrlState('range=forever&refresh=soon&quantile=2&etab=pie&theme=blue&th-kv=a,b&from=x&to=y&hex=');
+    const s = decodeUrlState('range=forever&refresh=soon&quantile=2&etab=pie&theme=blue&th-kv=a,b&from=x&to=y&hex=&state=burning');
     expect(s).toEqual(DEFAULT_STATE);
   });
 
@@ -80,6 +81,7 @@ describe('URL state', () => {
       expr: text,
       exploreTab: fc.constantFrom('graph' as const, 'table' as const),
       filter: text,
+      alertStates: fc.subarray(['firing', 'pending', 'inactive'] as const),
     });
     fc.assert(
       fc.property(state, (s) => {
@@ -96,6 +98,8 @@ describe('paths', () => {
     ['/explore', 'explore'],
     ['/targets/', 'targets'],
     ['/infersight/explore', 'explore'],
+    ['/alerts', 'alerts'],
+    ['/rules', 'rules'],
     ['/whatever', 'insights'],
   ] as const)('%s is %s', (path, page) => {
     expect(pageFromPath(path)).toBe(page);
@@ -106,5 +110,7 @@ describe('paths', () => {
     expect(pathForPage('insights', '/explore')).toBe('/');
     expect(pathForPage('targets', '/infersight/explore')).toBe('/infersight/targets');
     expect(pathForPage('insights', '/infersight/')).toBe('/infersight/');
+    expect(pathForPage('explore', '/infersight/alerts')).toBe('/infersight/explore');
+    expect(pathForPage('rules', '/alerts')).toBe('/rules');
   });
 });

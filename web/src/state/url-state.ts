@@ -1,7 +1,8 @@
 /**
  * Everything a link should reproduce lives in the URL's query string: the time range, refresh
  * interval, dashboard variables, the hex-grid selection and view, the quantile, panel tabs and
- * health thresholds, Explore's query and tab, the Targets filter and an explicit theme.
+ * health thresholds, Explore's query and tab, the filter box and alert states of Targets, Alerts
+ * and Rules, and an explicit theme.
  * `decodeUrlState(encodeUrlState(s))` gives `s` back for every normalized state; defaults are
  * left out of the URL so that a plain `/` is the default page.
  *
@@ -16,14 +17,24 @@
  * | `tab-<panel>=<tab>` | a panel's tab (default: its first) |
  * | `th-<refId>=<warning>,<critical>` | a health rule's thresholds (default: the dashboard's) |
  * | `expr=<PromQL>`, `etab=table` | Explore's query and tab (default graph) |
- * | `filter=<text>` | the Targets page's filter box |
+ * | `filter=<text>` | the filter box of Targets, Alerts and Rules |
+ * | `state=firing` (repeated) | the Alerts page's state filter (default: every state) |
  * | `theme=dark` | theme override (otherwise the stored choice or the OS preference) |
  */
 import { formatDurationMs, parseDurationMs } from '../format/units.js';
 import { DEFAULT_RANGE, parseTimeParam, type TimeRange } from './time-range.js';
 
 /** The pages, by URL path. */
-export type Page = 'insights' | 'explore' | 'targets';
+export type Page = 'insights' | 'explore' | 'alerts' | 'rules' | 'targets';
+
+/** The pages besides Insights, each at `/<page>` (Prometheus' paths for alerts, rules and targets). */
+const SUB_PAGES: ReadonlySet<string> = new Set<Page>(['explore', 'alerts', 'rules', 'targets']);
+
+/** An alerting rule's state, as the Alerts page filters on it. */
+export type AlertStateFilter = 'firing' | 'pending' | 'inactive';
+
+/** Every alert state, worst first. */
+export const ALERT_STATES: readonly AlertStateFilter[] = ['firing', 'pending', 'inactive'];
 
 /** Explore's result views. */
 export type ExploreTab = 'graph' | 'table';
@@ -49,6 +60,8 @@ export interface UrlState {
   readonly expr: string;
   readonly exploreTab: ExploreTab;
   readonly filter: string;
+  /** The Alerts page's state filter; empty: every state. */
+  readonly alertStates: readonly AlertStateFilter[];
   readonly theme?: Theme;
 }
 
@@ -65,14 +78,13 @@ export const DEFAULT_STATE: UrlState = {
   expr: '',
   exploreTab: 'graph',
   filter: '',
+  alertStates: [],
 };
 
-/** The page a path shows: `/explore` and `/targets` (at any depth, for a prefixed mount), else Insights. */
+/** The page a path shows: `/explore`, `/alerts`, `/rules` and `/targets` (at any depth, for a prefixed mount), else Insights. */
 export function pageFromPath(pathname: string): Page {
   const last = pathname.replace(/\/+$/, '').split('/').pop() ?? '';
-  if (last === 'explore') return 'explore';
-  if (last === 'targets') return 'targets';
-  return 'insights';
+  return SUB_PAGES.has(last) ? (last as Page) : 'insights';
 }
 
 /** The path of `page` next to the current `pathname` (keeps a mount prefix such as `/infersight/`). */
@@ -80,7 +92,7 @@ export function pathForPage(page: Page, pathname: string): string {
   const trimmed = pathname.replace(/\/+$/, '');
   const parts = trimmed.split('/');
   const last = parts[parts.length - 1];
-  const base = last === 'explore' || last === 'targets' ? parts.slice(0, -1).join('/') : trimmed;
+  const base = SUB_PAGES.has(last) ? parts.slice(0, -1).join('/') : trimmed;
   return page === 'insights' ? `${base}/` : `${base}/${page}`;
 }
 
@@ -113,6 +125,7 @@ export function decodeUrlState(search: string): UrlState {
     expr: p.get('expr') ?? '',
     exploreTab: etab === 'table' ? 'table' : 'graph',
     filter: p.get('filter') ?? '',
+    alertStates: ALERT_STATES.filter((s) => p.getAll('state').includes(s)),
     ...(theme === 'dark' || theme === 'light' ? { theme } : {}),
   };
 }
@@ -138,12 +151,13 @@ export function encodeUrlState(s: UrlState): string {
   if (s.expr !== '') p.set('expr', s.expr);
   if (s.exploreTab !== 'graph') p.set('etab', s.exploreTab);
   if (s.filter !== '') p.set('filter', s.filter);
+  for (const st of ALERT_STATES) if (s.alertStates.includes(st)) p.append('state', st);
   if (s.theme !== undefined) p.set('theme', s.theme);
   return p.toString();
 }
 
 /** Keys with a meaning of their own: a hex-grid view of one of these names cannot carry a selection. */
-const RESERVED: ReadonlySet<string> = new Set(['range', 'from', 'to', 'refresh', 'hex', 'quantile', 'expr', 'etab', 'filter', 'theme']);
+const RESERVED: ReadonlySet<string> = new Set(['range', 'from', 'to', 'refresh', 'hex', 'quantile', 'expr', 'etab', 'filter', 'state', 'theme']);
 
 function decodeRange(p: URLSearchParams): TimeRange {
   const from = parseTimeParam(p.get('from') ?? '');

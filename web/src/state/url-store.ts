@@ -71,5 +71,6 @@ export function updateUrlState(patch: Partial<UrlState> | ((s: UrlState) => Part
 
 /** Switches to `page`, keeping the time range, refresh, variables and theme. */
 export function navigate(page: Page): void {
-  updateUrlState({}, { page, push: true });
+  // The filter box and the alert states belong to one page: another page starts without them.
+  updateUrlState(page === snapshot.page ? {} : { filter: '', alertStates: [] }, { page, push: true });
 }

@@ -11,6 +11,8 @@ import './TopBar.css';
 const PAGES: readonly [Page, string][] = [
   ['insights', 'Insights'],
   ['explore', 'Explore'],
+  ['alerts', 'Alerts'],
+  ['rules', 'Rules'],
   ['targets', 'Targets'],
 ];
 
@@ -23,6 +25,15 @@ export function TopBar(): ReactNode {
     navigate(p);
   };
   const search = typeof window === 'undefined' ? '' : window.location.search;
+  // The filter box and the alert states belong to one page: another page starts without them.
+  const searchFor = (p: Page): string => {
+    if (p === page) return search;
+    const q = new URLSearchParams(search);
+    q.delete('filter');
+    q.delete('state');
+    const text = q.toString();
+    return text === '' ? '' : `?${text}`;
+  };
   const here = typeof window === 'undefined' ? '/' : window.location.pathname;
   return (
     <header className="topbar">
@@ -36,13 +47,13 @@ export function TopBar(): ReactNode {
       </a>
       <nav className="topnav" aria-label="Pages">
         {PAGES.map(([p, title]) => (
-          <a key={p} href={pathForPage(p, here) + search} aria-current={page === p ? 'page' : undefined} onClick={go(p)} data-testid={`nav-${p}`}>
+          <a key={p} href={pathForPage(p, here) + searchFor(p)} aria-current={page === p ? 'page' : undefined} onClick={go(p)} data-testid={`nav-${p}`}>
             {title}
           </a>
         ))}
       </nav>
       <div className="topbar-spacer" />
-      {page !== 'targets' && <TimeRangePicker range={state.range} onChange={(range) => updateUrlState({ range }, { push: true })} />}
+      {page !== 'targets' && page !== 'alerts' && page !== 'rules' && <TimeRangePicker range={state.range} onChange={(range) => updateUrlState({ range }, { push: true })} />}
       <RefreshPicker refreshMs={state.refreshMs} onChange={(refreshMs) => updateUrlState({ refreshMs })} />
       <ThemeToggle />
     </header>

@@ -6,6 +6,9 @@
  */
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Dashboard, Panel as PanelDef } from '../../../../src/dashboards/types.js';
+import type { ActiveAlert } from '../../../../src/query/index.js';
+import { api } from '../../api/api-client.js';
+import { useApiResource } from '../../api/use-api-resource.js';
 import { useLabelValues } from '../../api/use-label-values.js';
 import { SegmentedControl } from '../../components/SegmentedControl/SegmentedControl.js';
 import { VariableBar } from '../../components/VariableBar/VariableBar.js';
@@ -28,6 +31,13 @@ import './Insights.css';
 const DASHBOARD_ID = 'insights';
 const NO_EVENTS: readonly AnnotationEvent[] = [];
 const NO_VALUES: readonly string[] = [];
+const NO_ALERTS: readonly ActiveAlert[] = [];
+
+/** The active alerts for the hex grid; none when the server has no rules API or the call fails (the grid still works). */
+function useActiveAlerts(): readonly ActiveAlert[] {
+  const res = useApiResource('alerts', async (signal) => (await api().rules.alerts({ signal })).data.alerts);
+  return res?.value ?? NO_ALERTS;
+}
 
 /**
  * Points per series for the page's range queries, like Grafana's maxDataPoints (the panel's width
@@ -139,6 +149,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
     [allAnnotations, hiddenAnnotations],
   );
 
+  const alerts = useActiveAlerts();
   const azVar = dashboard.variables.find((v) => v.name === 'az');
   const azValues = useLabelValues(azVar?.metric, azVar?.labelName ?? 'az', window.startMs, window.endMs).values ?? NO_VALUES;
 
@@ -163,8 +174,8 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
   const zoom = useCallback((fromMs: number, toMs: number) => updateUrlState({ range: { kind: 'absolute', fromMs, toMs } }, { push: true }), []);
 
   const env: PanelEnv = useMemo(
-    () => ({ ctx, annotations, knownAzs: azValues, thresholds: state.thresholds, select, setVariable, setHexView, setTab, setThresholds, zoom, reportCells }),
-    [ctx, annotations, azValues, state.thresholds, select, setVariable, setHexView, setTab, setThresholds, zoom, reportCells],
+    () => ({ ctx, annotations, alerts, knownAzs: azValues, thresholds: state.thresholds, select, setVariable, setHexView, setTab, setThresholds, zoom, reportCells }),
+    [ctx, annotations, alerts, azValues, state.thresholds, select, setVariable, setHexView, setTab, setThresholds, zoom, reportCells],
   );
 
   // Escape clears the selection from anywhere on the page (the grid handles it when focused).

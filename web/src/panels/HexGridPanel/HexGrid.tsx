@@ -1,11 +1,14 @@
 /**
  * The honeycomb itself: one SVG, one polygon per cell, positions from the memoized layout. Health
  * (health.ts) is drawn three ways (colour, fill pattern, border; plus a glyph when cells are large
- * enough), so it never depends on hue alone. Events are delegated to the SVG (one handler for
+ * enough), so it never depends on hue alone. A cell with active alerts (cell-alerts.ts) carries a
+ * marker at its upper right, a solid disc with "!" when one fires and a dashed ring when they only
+ * pend, and says so in its accessible name. Events are delegated to the SVG (one handler for
  * 1,000 cells); the focused cell holds the only tabindex=0 (roving tabindex).
  */
 import { memo, useMemo, type ReactNode } from 'react';
 import { HEALTH_GLYPH, HEALTH_NAME, type HealthState } from './health.js';
+import { cellAlertsText, type CellAlerts } from './cell-alerts.js';
 import type { HexCellData } from './hex-cells.js';
 import { hexPoints, type HexLayout } from './hex-layout.js';
 
@@ -59,6 +62,22 @@ export interface HexGridProps {
   readonly selected: ReadonlySet<string>;
   readonly focusIndex: number;
   readonly ariaLabel: string;
+  /** Cell id → its active alerts. */
+  readonly alerts: ReadonlyMap<string, CellAlerts>;
+}
+
+/** The alert marker of a cell (and of the legend): a disc with "!" for firing, a dashed ring for pending. */
+export function AlertMarker({ state, x, y, r }: { state: CellAlerts['state']; x: number; y: number; r: number }): ReactNode {
+  return (
+    <g className={`hex-alert ${state}`} aria-hidden="true">
+      <circle cx={x} cy={y} r={r} />
+      {state === 'firing' && r >= 4 && (
+        <text x={x} y={y} fontSize={r * 1.6}>
+          !
+        </text>
+      )}
+    </g>
+  );
 }
 
 /** One cell; memoized so that a selection change re-renders only the cells it concerns. */
@@ -71,8 +90,11 @@ const HexCellView = memo(function HexCellView(p: {
   glyphSize: number;
   selected: boolean;
   focused: boolean;
+  size: number;
+  alert: CellAlerts | undefined;
 }): ReactNode {
   const c = p.cell;
+  const a = p.alert;
   return (
     <g className={p.selected ? 'sel' : undefined}>
       <polygon
@@ -84,9 +106,10 @@ const HexCellView = memo(function HexCellView(p: {
         data-instance={c.value}
         data-az={c.group}
         data-health={c.health}
+        data-alert={a?.state}
         role="option"
         aria-selected={p.selected}
-        aria-label={`${c.value}, ${c.group}: ${HEALTH_NAME[c.health]}`}
+        aria-label={`${c.value}, ${c.group}: ${HEALTH_NAME[c.health]}${a === undefined ? '' : `, ${cellAlertsText(a)}`}`}
         tabIndex={p.focused ? 0 : -1}
       />
       {p.glyphSize > 0 && c.health !== 'healthy' && (
@@ -94,6 +117,7 @@ const HexCellView = memo(function HexCellView(p: {
           {HEALTH_GLYPH[c.health]}
         </text>
       )}
+      {a !== undefined && <AlertMarker state={a.state} x={p.x + p.size * 0.62} y={p.y - p.size * 0.6} r={Math.max(3, p.size * 0.3)} />}
     </g>
   );
 });
@@ -103,7 +127,7 @@ const HexCellView = memo(function HexCellView(p: {
  * Dimming the unselected cells is one class on the root (`has-selection`), so selecting a cell
  * re-renders that cell, not the thousand others.
  */
-export const HexGrid = memo(function HexGrid({ layout, cells, selected, focusIndex, ariaLabel }: HexGridProps): ReactNode {
+export const HexGrid = memo(function HexGrid({ layout, cells, selected, focusIndex, ariaLabel, alerts }: HexGridProps): ReactNode {
   const points = useMemo(() => layout.cells.map((c) => hexPoints(c.x, c.y, layout.size - 0.5)), [layout]);
   const glyphSize = layout.size >= 10 ? layout.size * 0.75 : 0;
   return (
@@ -136,6 +160,8 @@ export const HexGrid = memo(function HexGrid({ layout, cells, selected, focusInd
           glyphSize={glyphSize}
           selected={selected.has(cells[i].value)}
           focused={i === focusIndex}
+          size={layout.size}
+          alert={alerts.get(cells[i].id)}
         />
       ))}
     </svg>

@@ -2,7 +2,8 @@
  * The fleet hex grid panel: cells from the grid's instant queries (hex-cells.ts), laid out by AZ
  * (hex-layout.ts, memoized on the cell ids and the width, so a health or selection change never
  * re-lays out), a view switch (instance / replica / endpoint), a legend with counts, a tooltip
- * on hover or keyboard focus, a thresholds editor, and selection: click selects one cell,
+ * on hover or keyboard focus, a thresholds editor, the cells' active alerts (cell-alerts.ts: a
+ * marker on the cell, the list in the tooltip, counts in the legend), and selection: click selects one cell,
  * shift/ctrl/⌘-click toggles, Enter/Space do the same from the keyboard, Escape clears.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
@@ -14,8 +15,9 @@ import { frameState } from '../PanelFrame/frame-state.js';
 import type { PanelEnv } from '../panel-env.js';
 import { usePanelData } from '../use-panel-data.js';
 import { applyThresholdOverrides, HEALTH_GLYPH, HEALTH_MEANING, HEALTH_NAME, HEALTH_STATES } from './health.js';
+import { matchCellAlerts } from './cell-alerts.js';
 import { buildHexCells, cellInstanceMap, healthCounts, type HexCellData } from './hex-cells.js';
-import { HexGrid, HexSwatch } from './HexGrid.js';
+import { AlertMarker, HexGrid, HexSwatch } from './HexGrid.js';
 import { hexNeighbor, layoutHexGrid, type HexNavKey } from './hex-layout.js';
 import { HexTooltip } from './HexTooltip.js';
 import { ThresholdsEditor } from './ThresholdsEditor.js';
@@ -48,6 +50,13 @@ export const HexGridPanel = memo(function HexGridPanel({ panel, env, heightPx }:
           ),
     [data.answers, opts, view, rules],
   );
+
+  const cellAlerts = useMemo(() => matchCellAlerts(cells, env.alerts), [cells, env.alerts]);
+  const alertCounts = useMemo(() => {
+    let firing = 0;
+    for (const a of cellAlerts.values()) if (a.state === 'firing') firing++;
+    return { firing, pending: cellAlerts.size - firing };
+  }, [cellAlerts]);
 
   const report = env.reportCells;
   useEffect(() => {
@@ -162,10 +171,10 @@ export const HexGridPanel = memo(function HexGridPanel({ panel, env, heightPx }:
         onBlur={() => setKeyboardTip(false)}
       >
         {width > 0 && ordered.length > 0 && (
-          <HexGrid layout={layout} cells={ordered} selected={selected} focusIndex={focusIdx} ariaLabel={`${panel.title}: ${cells.length} cells grouped by ${opts.groupBy}`} />
+          <HexGrid layout={layout} cells={ordered} selected={selected} focusIndex={focusIdx} alerts={cellAlerts} ariaLabel={`${panel.title}: ${cells.length} cells grouped by ${opts.groupBy}`} />
         )}
         {tipCell !== undefined && tipPos !== undefined && (
-          <HexTooltip cell={tipCell} x={tipPos.x} y={tipPos.y} size={layout.size} width={layout.width} queries={queries} rules={rules} lifecycle={opts.lifecycle ?? NO_LIFECYCLE} cellsRefId={opts.cells} />
+          <HexTooltip cell={tipCell} alerts={cellAlerts.get(tipCell.id)} x={tipPos.x} y={tipPos.y} size={layout.size} width={layout.width} queries={queries} rules={rules} lifecycle={opts.lifecycle ?? NO_LIFECYCLE} cellsRefId={opts.cells} />
         )}
       </div>
       <div className="hex-footer">
@@ -178,6 +187,15 @@ export const HexGridPanel = memo(function HexGridPanel({ panel, env, heightPx }:
               </span>
               <span>{HEALTH_NAME[s]}</span>
               <span className="num muted">{counts[s]}</span>
+            </li>
+          ))}
+          {(['firing', 'pending'] as const).map((s) => (
+            <li key={s} data-testid={`hex-legend-alert-${s}`} data-count={alertCounts[s]} title={s === 'firing' ? 'Cells with a firing alert' : 'Cells whose alerts are only pending'}>
+              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+                <AlertMarker state={s} x={7} y={7} r={5.5} />
+              </svg>
+              <span>Alert {s}</span>
+              <span className="num muted">{alertCounts[s]}</span>
             </li>
           ))}
         </ul>

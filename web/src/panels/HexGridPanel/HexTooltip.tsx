@@ -1,13 +1,15 @@
 /**
  * The hex-grid tooltip (`data-testid="hex-tooltip"`): the cell's identity (instance type,
- * engine, component, replica, AZ), every query's value, and the health state with what it
- * means and the rule or lifecycle count that decided it.
+ * engine, component, replica, AZ), every query's value, the health state with what it
+ * means and the rule or lifecycle count that decided it, and the cell's active alerts
+ * (`hex-tooltip-alerts`, firing first).
  */
 import type { ReactNode } from 'react';
 import type { LifecycleQueries } from '../../../../src/dashboards/types.js';
 import { formatValue } from '../../format/units.js';
 import type { BuiltQuery } from '../model/panel-queries.js';
 import { HEALTH_GLYPH, HEALTH_MEANING, HEALTH_NAME, type HealthRule } from './health.js';
+import { cellAlertsText, type CellAlerts } from './cell-alerts.js';
 import type { HexCellData } from './hex-cells.js';
 import { HexSwatch } from './HexGrid.js';
 
@@ -24,6 +26,8 @@ const IDENTITY: readonly [string, string][] = [
 /** Props of `HexTooltip`. */
 export interface HexTooltipProps {
   readonly cell: HexCellData;
+  /** The cell's active alerts, if any. */
+  readonly alerts: CellAlerts | undefined;
   /** Centre of the cell in the grid's coordinates. */
   readonly x: number;
   readonly y: number;
@@ -38,7 +42,7 @@ export interface HexTooltipProps {
 }
 
 /** The tooltip. */
-export function HexTooltip({ cell, x, y, size, width, queries, rules, lifecycle, cellsRefId }: HexTooltipProps): ReactNode {
+export function HexTooltip({ cell, alerts, x, y, size, width, queries, rules, lifecycle, cellsRefId }: HexTooltipProps): ReactNode {
   const left = x > width - 300;
   const style = left ? { right: width - x + size + 6, top: Math.max(0, y - 20) } : { left: x + size + 6, top: Math.max(0, y - 20) };
   const byRef = new Map(cell.reasons.map((r) => [r.refId, r]));
@@ -79,12 +83,31 @@ export function HexTooltip({ cell, x, y, size, width, queries, rules, lifecycle,
           <dd>{statusText(cell, rules, lifecycle, queries)}</dd>
         </div>
       </dl>
+      {alerts !== undefined && (
+        <div className={`hex-tooltip-alerts ${alerts.state}`} data-testid="hex-tooltip-alerts" data-alert={alerts.state}>
+          <div className="hex-tooltip-alerts-head">{cellAlertsText(alerts)}</div>
+          <ul>
+            {alerts.alerts.slice(0, MAX_ALERTS).map((a) => (
+              <li key={JSON.stringify(a.labels)} data-state={a.state}>
+                <span aria-hidden="true">{a.state === 'firing' ? '✖' : '▲'}</span> <b>{a.labels.alertname ?? '(unnamed)'}</b>
+                {a.labels.severity !== undefined && <span className="muted"> {a.labels.severity}</span>}
+                <span className="visually-hidden"> {a.state}</span>
+                {a.annotations.summary !== undefined && <div className="muted">{a.annotations.summary}</div>}
+              </li>
+            ))}
+          </ul>
+          {alerts.alerts.length > MAX_ALERTS && <div className="muted">+{alerts.alerts.length - MAX_ALERTS} more on the Alerts page</div>}
+        </div>
+      )}
       <p className="hex-tooltip-meaning muted">
         {HEALTH_NAME[cell.health]}: {HEALTH_MEANING[cell.health]}.
       </p>
     </div>
   );
 }
+
+/** Alerts listed in a tooltip; the rest are counted. */
+const MAX_ALERTS = 4;
 
 /** "a, b, c, d, e" → "a, b, c +2": merged cells can cover many replicas. */
 function shortList(joined: string, max = 3): string {

@@ -24,6 +24,8 @@ export interface HexCellData {
   readonly instances: readonly string[];
   /** Labels of the cell's series; several distinct values are joined with ", ". */
   readonly labels: Readonly<Record<string, string>>;
+  /** The same labels as sets of values, sorted (what alerts are matched on: cell-alerts.ts). */
+  readonly labelSets: Readonly<Record<string, readonly string[]>>;
   readonly values: Readonly<Record<string, number | undefined>>;
   readonly health: HealthState;
   /** The verdicts of the worst instance. */
@@ -115,8 +117,12 @@ export function buildHexCells(results: readonly HexQueryResult[], opts: HexGridO
       }
     }
     const labels: Record<string, string> = {};
-    for (const [k, set] of c.labels) labels[k] = [...set].sort().join(', ');
-    out.push({ id, value: c.value, group: c.group, instances, labels, values, health, reasons });
+    const labelSets: Record<string, string[]> = {};
+    for (const [k, set] of c.labels) {
+      labelSets[k] = [...set].sort();
+      labels[k] = labelSets[k].join(', ');
+    }
+    out.push({ id, value: c.value, group: c.group, instances, labels, labelSets, values, health, reasons });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import './PanelFrame.css';
 
 /** Props of `PanelFrame`. */
 export interface PanelFrameProps {
-  readonly panel: Pick<Panel, 'id' | 'title' | 'description' | 'emptyHint'>;
+  readonly panel: Pick<Panel, 'id' | 'title' | 'description' | 'emptyHint' | 'emptyTitle'>;
   readonly status: PanelStatus;
   /** A request is in flight (a thin progress line shows; old data stays visible). */
   readonly loading: boolean;
@@ -73,7 +73,7 @@ export function PanelFrame(p: PanelFrameProps): ReactNode {
               ∅
             </span>
             <div>
-              <div className="state-title">No data</div>
+              <div className="state-title">{p.panel.emptyTitle ?? 'No data'}</div>
               <div className="state-text">{p.panel.emptyHint ?? 'No series match the query for this time range and selection.'}</div>
             </div>
           </div>
