@@ -16,13 +16,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway/index.js';
 import type { MemorySampleSink } from '../../src/gateway/index.js';
-import type { MemoryAppendable } from '../../src/gateway/testing/memory-appendable.js';
+import type { MemoryStorage } from '../../src/storage/testing/index.js';
 import { startSimulation, type RunningSimulation } from '../../src/sim/index.js';
 import { MODEL, gatewayForSim, threeAzScenario } from './testing/sim-fleet.js';
 
 let run: RunningSimulation;
 let gw: RunningGateway;
-let store: MemoryAppendable;
+let store: MemoryStorage;
 let samples: MemorySampleSink;
 
 beforeAll(async () => {
