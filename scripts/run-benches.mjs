@@ -6,7 +6,7 @@
 //   npm run bench -- tsdb wire    only benches whose path below bench/ contains "tsdb" or "wire"
 //   npm run bench -- --list       print the bench files that would run
 //
-// Each bench prints one JSON line to stdout (STYLE.md, convention 12); stdout is passed through
+// Each bench prints one JSON line to stdout (CONTRIBUTING.md, Benchmarks); stdout is passed through
 // untouched so `npm run bench --silent > results.jsonl` collects them. This script's own
 // messages go to stderr. Exit code 1 when any bench fails, or when a filter matches nothing.
 import { spawnSync } from 'node:child_process';

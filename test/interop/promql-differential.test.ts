@@ -1,5 +1,5 @@
 /**
- * Differential test of the PromQL engine against Debian's Prometheus 2.42 (STYLE.md convention 4):
+ * Differential test of the PromQL engine against Debian's Prometheus 2.42 (docs/goals.md, goal 4):
  * the same samples go into both stores (promtool backfill for Prometheus, the appender for our
  * `Db`), a few hundred generated queries run on both as instant and range queries, and every
  * answer is compared. The test prints `promql-differential: N queries, M equal, K differ` and each
