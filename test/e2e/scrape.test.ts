@@ -116,9 +116,12 @@ describe('infersight serve --config.file (whole process)', () => {
     expect((await query(cli.base, 'ok_before')).data.result).toEqual([]);
     expect((await query(cli.base, 'x')).data.result).toEqual([]);
     expect((await query(cli.base, 'up')).data.result.map((r) => r.value[1])).toEqual(['0', '0', '0']);
-    const slowSeconds = Number((await query(cli.base, 'scrape_duration_seconds{job="slow"}')).data.result[0].value[1]);
-    expect(slowSeconds).toBeGreaterThanOrEqual(0.3);
-    expect(slowSeconds).toBeLessThan(1);
+    // A timed-out scrape still reports its duration. That it is the scrape timeout is pinned with
+    // fake timers (src/ingest/scrape/loop.test.ts); here it is wall-clock time, so only its
+    // presence is checked, never its size.
+    const slow = (await query(cli.base, 'scrape_duration_seconds{job="slow"}')).data.result;
+    expect(slow).toHaveLength(1);
+    expect(Number(slow[0].value[1])).toBeGreaterThan(0);
   }, 90_000);
 
   it('default limits: 13 hostile targets (gzip bombs, a million series, 40,000 labels, endless bodies) fail at their limits while a healthy target beside them stays up', async () => {
