@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { Labels, MemoryLogger, STALE_NAN, isStaleNaN, matcher, mulberry32 } from '../model/index.js';
 import { collectSeries } from '../storage/index.js';
 import { runAppenderSuite, runQuerierSuite, type AppenderUnderTest } from '../storage/testing/index.js';
@@ -9,10 +10,7 @@ import type { DbOptions } from './db-options.js';
 import { tempDir } from './testing/temp-dir.js';
 
 const HOUR = 3_600_000;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 function openDb(dir: string, extra: Partial<DbOptions> = {}): Promise<Db> {
   return Db.open({ dir, fsync: { mode: 'never' }, clock: () => 1_700_000_000_000, random: mulberry32(42), ...extra });

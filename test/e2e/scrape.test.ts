@@ -4,17 +4,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { allScraped, goldenConfig, normalizeTargets, readTargetsGolden } from '../../src/ingest/scrape/testing/targets-golden.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { freePort, waitFor } from '../peers/peers.js';
 import { runCli, startServe, type RunningCli } from './cli.js';
 import { startTinyTarget } from './scrape-targets-lib.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 interface Targets {
   data: { activeTargets: { scrapePool: string; health: string; lastError: string }[]; droppedTargets: unknown[] };
