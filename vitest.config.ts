@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { TIERS } from './test/tiers.js';
 
 /**
  * The project's shared data beside the checkout (`../shared`: upstream promqltest files, the
@@ -17,11 +18,12 @@ const sharedData = { dir: existsSync(sharedDir) ? sharedDir : null, ci: process.
  * test/rules and test/tooling, which live in test/ only because they import modules their own
  * module may not. `interop`: real peers on loopback (test/interop, and test/peers, the helper
  * that finds them). `e2e`: the built CLI (dist/) on free ports, spoken to over HTTP and through
- * Chromium, and test/fuzz, which drives the same built CLI with seeded hostile input.
+ * Chromium, and test/fuzz, which drives the same built CLI with seeded hostile input. Every test
+ * file matches exactly one tier (test/tooling/test-tiers.test.ts).
  */
-const tier = (name: string, include: string[]): TestProjectInlineConfiguration => ({
+const tier = (name: keyof typeof TIERS): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include },
+  test: { name, include: [...TIERS[name]] },
 });
 
 export default defineConfig({
@@ -31,10 +33,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     provide: { sharedData },
-    projects: [
-      tier('unit', ['src/**/*.test.ts', 'test/{dashboards,gateway,normalize,rules,tooling}/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}']),
-      tier('interop', ['test/interop/**/*.test.ts', 'test/peers/**/*.test.ts']),
-      tier('e2e', ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts']),
-    ],
+    projects: [tier('unit'), tier('interop'), tier('e2e')],
   },
 });
