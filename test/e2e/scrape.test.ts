@@ -102,7 +102,9 @@ describe('infersight serve --config.file (whole process)', () => {
     }));
     const addr = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     const job = (name: string, extra: string) => `  - job_name: ${name}\n    metrics_path: /${name}\n${extra}    static_configs: [{targets: ['${addr}']}]\n`;
-    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 300ms}\nscrape_configs:\n${job('bad', '')}${job('huge', '    body_size_limit: 64KB\n')}${job('slow', '')}`);
+    // Only the target that never answers has a short timeout: on a loaded machine a 300 ms timeout
+    // also ended the scrapes of /bad and /huge before their bodies were read (a wall-clock race).
+    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n${job('bad', '')}${job('huge', '    body_size_limit: 64KB\n')}${job('slow', '    scrape_timeout: 300ms\n')}`);
     const errors = await waitFor('all three down', async () => {
       const t = (await getJson<Targets>(`${cli.base}/api/v1/targets`)).data.activeTargets;
       return t.length === 3 && t.every((x) => x.health === 'down') ? Object.fromEntries(t.map((x) => [x.scrapePool, x.lastError])) : undefined;
