@@ -1,8 +1,8 @@
-// ESLint flat config. Lint encodes the architecture (STYLE.md, convention 15): no floating
+// ESLint flat config. Lint encodes the architecture (docs/architecture.md, How it is enforced): no floating
 // promises, type-only imports where possible, no `console` outside the CLI and tooling, and
 // no Node builtins in the modules that also run in the browser (model, query, semconv, dashboards).
 // Module-to-module import directions and cycles are checked by scripts/check-deps.mjs, which
-// reads the table in DESIGN.md; this file does not repeat that table.
+// reads the table in docs/architecture.md; this file does not repeat that table.
 import { builtinModules } from 'node:module';
 
 import js from '@eslint/js';
@@ -86,7 +86,7 @@ export default defineConfig(
       },
     },
     rules: {
-      // STYLE.md 15: no floating promises; type-only imports where possible.
+      // docs/architecture.md (How it is enforced): no floating promises; type-only imports where possible.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': [
         'error',
@@ -173,7 +173,7 @@ export default defineConfig(
     },
   },
 
-  // STYLE.md 15: no console outside the CLI (use the Logger from src/model); tooling may print.
+  // docs/architecture.md (How it is enforced): no console outside the CLI (use the Logger from src/model); tooling may print.
   {
     name: 'infersight/no-console',
     files: [...TS_FILES, ...JS_FILES],
@@ -181,7 +181,7 @@ export default defineConfig(
     rules: { 'no-console': 'error' },
   },
 
-  // STYLE.md 15: no Node builtins in model, query, semconv (tests included).
+  // docs/architecture.md (How it is enforced): no Node builtins in model, query, semconv (tests included).
   {
     name: 'infersight/browser-safe-modules',
     files: BROWSER_SAFE,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// check-deps: enforces the module import directions of DESIGN.md ("Allowed imports") over
+// check-deps: enforces the module import directions of docs/architecture.md ("Which way imports point") over
 // src/ and web/, with no dependencies beyond Node itself.
 //
 //   node scripts/check-deps.mjs [--root <dir>]
@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // ---------------------------------------------------------------------------------------------
-// The table. Change it together with DESIGN.md and docs/architecture.md.
+// The table. Change it together with docs/architecture.md.
 // ---------------------------------------------------------------------------------------------
 
 /** The views over the query interface: they see PromQL results, never storage. */
@@ -28,7 +28,7 @@ const ALLOWED = {
   query: ['model'],
   semconv: ['model'],
   wire: ['model'],
-  // The Node-side HTTP leaf (web config, auth, request guard, listeners): DESIGN.md.
+  // The Node-side HTTP leaf (web config, auth, request guard, listeners): docs/architecture.md.
   http: ['model'],
   // Prometheus' configuration pieces shared by scrape, rules and the notifier: docs/design/config-module.md.
   config: ['model'],
@@ -61,7 +61,7 @@ const STORAGE_ERROR_VALUES = ['StorageError', 'StorageErrorCode', 'isStorageErro
 
 /**
  * Edges that may carry types only (`import type`, `type X` specifiers), apart from the listed
- * values. DESIGN.md: normalize takes "storage types", ingest and gateway "Appendable types only".
+ * values. docs/architecture.md: normalize takes "storage types", ingest and gateway "Appendable types only".
  * Test code is exempt (it builds fixtures from storage's testing/ helpers).
  */
 const TYPES_ONLY = {
@@ -574,7 +574,7 @@ function main() {
   for (const f of webFiles) checkFile(f, true);
 
   for (const m of unknownModules) {
-    violations.add(`src/${m}: not a module in the table (add it to scripts/check-deps.mjs, DESIGN.md and docs/architecture.md)`);
+    violations.add(`src/${m}: not a module in the table (add it to scripts/check-deps.mjs and docs/architecture.md)`);
   }
   for (const cycle of findCycles(edges)) {
     const steps = cycle.slice(0, -1).map((m, k) => `${edges.get(m).get(cycle[k + 1])} imports src/${cycle[k + 1]}`);

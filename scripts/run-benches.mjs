@@ -5,14 +5,20 @@
 //   npm run bench                 every bench
 //   npm run bench -- tsdb wire    only benches whose path below bench/ contains "tsdb" or "wire"
 //   npm run bench -- --list       print the bench files that would run
+//   npm run bench -- --compare REV [--runs N] tsdb
+//                                 run the selected benches on git revision REV and on the
+//                                 working tree, interleaved, N rounds (default 3), and print the
+//                                 median of each key on both sides and their ratio
+//                                 (scripts/bench-compare.mjs; bench/README.md)
 //
-// Each bench prints one JSON line to stdout (STYLE.md, convention 12); stdout is passed through
+// Each bench prints one JSON line to stdout (CONTRIBUTING.md, Benchmarks); stdout is passed through
 // untouched so `npm run bench --silent > results.jsonl` collects them. This script's own
 // messages go to stderr. Exit code 1 when any bench fails, or when a filter matches nothing.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareRevisions } from './bench-compare.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,6 +41,25 @@ function findBenches(dir) {
 }
 
 const args = process.argv.slice(2);
+/** The value after option `name` (removed from `args` with it), or undefined. */
+function optionValue(name) {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('-')) {
+    process.stderr.write(`run-benches: ${name} needs a value\n`);
+    process.exit(2);
+  }
+  args.splice(i, 2);
+  return v;
+}
+const compareRev = optionValue('--compare');
+const runsText = optionValue('--runs');
+const rounds = runsText === undefined ? 3 : Number(runsText);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  process.stderr.write(`run-benches: --runs wants a positive integer, got ${runsText}\n`);
+  process.exit(2);
+}
 const listOnly = args.includes('--list');
 const unknown = args.filter((a) => a.startsWith('-') && a !== '--list');
 if (unknown.length > 0) {
@@ -62,11 +87,33 @@ if (listOnly) {
   process.exit(0);
 }
 
+// One bench in its own process, as below, but with stdout captured (the JSON line to compare).
+const NODE_ARGS = ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx'];
+function runCaptured(treeRoot, file) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, file], { cwd: treeRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve(out) : reject(new Error(`${file} in ${treeRoot}: ${signal ?? `exit code ${code}`}`))));
+  });
+}
+
+if (compareRev !== undefined) {
+  try {
+    await compareRevisions({ root, rev: compareRev, selected, rounds, runBench: runCaptured, log: (m) => process.stderr.write(`${m}\n`) });
+  } catch (e) {
+    process.stderr.write(`run-benches: --compare ${compareRev}: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
 const failed = [];
 for (const file of selected) {
   process.stderr.write(`run-benches: ${file}\n`);
   // --expose-gc lets memory benchmarks measure after a full collection; a large heap fits 300k series.
-  const res = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync(process.execPath, [...NODE_ARGS, file], { cwd: root, stdio: 'inherit' });
   if (res.error !== undefined) {
     process.stderr.write(`run-benches: ${file}: ${res.error.message}\n`);
     failed.push(file);

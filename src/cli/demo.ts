@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { formatPromDuration } from '../config/index.js';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, faultMenu, isFreshDataDir, parseListenAddress, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
+import { parseListenAddress } from '../http/index.js';
+import { LogfmtLogger, faultMenu, isFreshDataDir, startDemo, type HistoryProgress, type HistoryReport } from '../server/index.js';
 import { isScenarioName } from '../sim/index.js';
 import { UsageError, parseDurationFlag, parsePositiveFlag, unknownScenarioError } from './args.js';
 import { rethrowListenError } from './listen-error.js';

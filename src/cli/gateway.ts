@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { GatewayConfigError, loadGatewayConfigFile, startGateway } from '../gateway/index.js';
 import { systemClock } from '../model/index.js';
-import { LogfmtLogger, parseListenAddress } from '../server/index.js';
+import { parseListenAddress } from '../http/index.js';
+import { LogfmtLogger } from '../server/index.js';
 import { RemoteWriteAppendable, type Appendable } from '../storage/index.js';
 import { Db } from '../tsdb/index.js';
 import { UsageError } from './args.js';

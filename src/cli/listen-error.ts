@@ -1,4 +1,4 @@
-import { parseListenAddress } from '../server/index.js';
+import { parseListenAddress } from '../http/index.js';
 
 /**
  * A listener that could not start (address busy, not allowed, not on this machine), told as one

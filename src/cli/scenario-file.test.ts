@@ -1,15 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { UsageError } from './args.js';
 import { readScenarioFile } from './scenario-file.js';
 
 const EXAMPLE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../docs/examples/scenario.json');
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const cleanups = useCleanups();
 
 function fileWith(name: string, text: string): string {
   const t = tempDir('scenario-file');

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../model/index.js';
 import { loadGatewayConfigFile } from '../gateway/index.js';
-import { compileCorsOrigin, loadTokens, loadWebConfig } from '../http/index.js';
-import { LogfmtLogger, parseListenAddress, startServer, type ServerGatewayOptions } from '../server/index.js';
+import { compileCorsOrigin, loadTokens, loadWebConfig, parseListenAddress } from '../http/index.js';
+import { LogfmtLogger, startServer, type ServerGatewayOptions } from '../server/index.js';
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';

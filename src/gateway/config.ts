@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { parseListenAddress } from '../http/index.js';
 import type { DurationMs } from '../model/index.js';
 import { FieldReader } from './config-reader.js';
 import { GatewayConfigError } from './errors.js';
@@ -141,7 +142,11 @@ function model(value: unknown, path: string): ModelConfig {
 export function validateGatewayConfig(value: unknown): GatewayConfig {
   const r = new FieldReader(value, '');
   const listen = r.str('listen', '127.0.0.1:9310');
-  if (!/^(\[[^\]]*\]|[^:]*):\d{1,5}$/.test(listen)) throw new GatewayConfigError('listen', `want host:port, got ${JSON.stringify(listen)}`);
+  try {
+    parseListenAddress(listen);
+  } catch {
+    throw new GatewayConfigError('listen', `want host:port, got ${JSON.stringify(listen)}`);
+  }
   const localAz = r.str('local_az', '');
   const crossAzPenalty = r.num('cross_az_penalty', localAz === '' ? 0 : 1, { min: 0 });
   const flushIntervalMs = r.duration('flush_interval', 5000);

@@ -104,7 +104,7 @@ describe('hostile input gets an OpenAI-shaped error and the gateway keeps servin
     const body = (await r.json()) as { data: { id: string }[] };
     expect(body.data.map((d) => d.id)).toEqual(['empty', 'm']);
     await t.gw.flush();
-    expect(t.store.samples.some((s) => s.labels.get('model') === 'gpt-17')).toBe(false);
+    expect(t.store.committed.some((s) => s.labels.get('model') === 'gpt-17')).toBe(false);
     expect(await t.value('llm_client_requests_total', { status_class: '4xx' })).toBeGreaterThan(10);
     expect(await t.value('llm_client_requests_total', { status_class: '5xx', model: 'empty' })).toBe(1);
     expect(await t.value('llm_client_errors_total', { error_class: 'no_healthy_replica', model: 'empty' })).toBe(1);

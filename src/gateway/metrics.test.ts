@@ -5,7 +5,7 @@ import { formatTextExposition, parseExposition } from '../wire/index.js';
 import { MetricsFlusher } from './flush.js';
 import { MetricsRegistry } from './metrics.js';
 import { FakeTimers } from '../model/testing/fake-timers.js';
-import { MemoryAppendable } from './testing/memory-appendable.js';
+import { MemoryStorage } from '../storage/testing/index.js';
 
 describe('MetricsRegistry', () => {
   it('writes cumulative buckets, sum and count, and counters and gauges, at one timestamp', () => {
@@ -14,11 +14,11 @@ describe('MetricsRegistry', () => {
     for (const v of [0.05, 0.1, 0.5, 3]) h.observe(v);
     reg.counter('y_total', { b: '2' }).inc(3);
     reg.gauge('z', {}).set(-1);
-    const store = new MemoryAppendable();
+    const store = new MemoryStorage();
     const app = store.appender();
     expect(reg.writeTo(app, 1000)).toEqual({ samples: 7, rejected: 0, firstError: null });
     void app.commit();
-    const got = store.samples.map((s) => `${s.labels.metricName}{${s.labels.get('le')}} ${s.value} @${s.tMs}`);
+    const got = store.committed.map((s) => `${s.labels.metricName}{${s.labels.get('le')}} ${s.value} @${s.tMs}`);
     expect(got).toEqual(['x_seconds_bucket{0.1} 2 @1000', 'x_seconds_bucket{1} 3 @1000', 'x_seconds_bucket{+Inf} 4 @1000', 'x_seconds_sum{} 3.65 @1000', 'x_seconds_count{} 4 @1000', 'y_total{} 3 @1000', 'z{} -1 @1000']);
     expect(reg.counter('y_total', { b: '2' })).toBe(reg.counter('y_total', { b: '2' }));
   });
@@ -40,7 +40,7 @@ describe('MetricsRegistry', () => {
     const reg = new MetricsRegistry();
     reg.counter('a_total', { replica: 'r1' }).inc();
     reg.counter('a_total', { replica: 'r2' }).inc();
-    const store = new MemoryAppendable();
+    const store = new MemoryStorage();
     let app = store.appender();
     reg.writeTo(app, 1);
     void app.commit();
@@ -51,7 +51,7 @@ describe('MetricsRegistry', () => {
     app = store.appender();
     reg.writeTo(app, 3);
     void app.commit();
-    const r1 = store.samples.filter((s) => s.labels.get('replica') === 'r1');
+    const r1 = store.committed.filter((s) => s.labels.get('replica') === 'r1');
     expect(r1.map((s) => s.tMs)).toEqual([1, 2]);
     expect(isStaleNaN(r1[1].value)).toBe(true);
   });
@@ -63,7 +63,7 @@ describe('MetricsFlusher', () => {
     const reg = new MetricsRegistry();
     const c = reg.counter('a_total', {});
     let refuse = true;
-    const inner = new MemoryAppendable();
+    const inner = new MemoryStorage();
     const store: Appendable = {
       appender: () => {
         const a = inner.appender();
@@ -85,7 +85,7 @@ describe('MetricsFlusher', () => {
     c.inc();
     await timers.advance(1000);
     await f.close();
-    expect(inner.samples.map((s) => [s.tMs, s.value])).toEqual([
+    expect(inner.committed.map((s) => [s.tMs, s.value])).toEqual([
       [5001, 1],
       [5002, 1],
     ]);

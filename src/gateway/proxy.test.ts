@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { flushAsync as settle } from '../model/testing/fake-timers.js';
 import { startFakeUpstream, type FakeUpstream, type UpstreamScript } from './testing/fake-upstream.js';
 import { modelEntry, sseData, startTestGateway, type TestGateway } from './testing/gateway.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function setup(scripts: UpstreamScript[], extra: Record<string, unknown> = {}, model: Record<string, unknown> = {}): Promise<{ t: TestGateway; ups: FakeUpstream[] }> {
   const ups = await Promise.all(scripts.map((s) => startFakeUpstream(s)));

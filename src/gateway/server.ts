@@ -8,8 +8,7 @@
  * web page can fire inference requests through a form or a `no-cors` fetch.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { RequestGuard, createWebServer, type Refusal, type RoutePolicy } from '../http/index.js';
+import { RequestGuard, createWebServer, formatHostPort, listenOn, type Refusal, type RoutePolicy } from '../http/index.js';
 import { noopLogger, systemClock, type Clock, type Logger } from '../model/index.js';
 import type { Appendable } from '../storage/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
@@ -75,11 +74,6 @@ export interface RunningGateway {
   checkHealth(): Promise<void>;
   /** Stops listening (open streams are cut), stops the checks, writes the metrics a last time. */
   close(): Promise<void>;
-}
-
-function parseListen(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  return { host: addr.slice(0, i).replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port: Number(addr.slice(i + 1)) };
 }
 
 /** Starts the gateway. */
@@ -203,16 +197,7 @@ export async function startGateway(o: GatewayOptions): Promise<RunningGateway> {
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
-  const { host, port } = parseListen(o.listen ?? config.listen);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const a = server.address() as AddressInfo;
-  const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  const address = formatHostPort(await listenOn(server, o.listen ?? config.listen));
   health.start();
   flusher.start();
   logger.info('gateway: listening', { address, models: config.models.length });

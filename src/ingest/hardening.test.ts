@@ -7,7 +7,7 @@ import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 import { OtlpReceiver } from './otlp/receiver.js';
 import { RemoteWriteReceiver } from './remote-write.js';
 import { SeriesCache, SeriesEntry, seriesEntryBytes } from './series.js';
-import { MemoryStore } from './testing/memory-store.js';
+import { MemoryStorage } from '../storage/testing/index.js';
 
 // Regression tests for issue 14, finding 3 (ingest memory) and the receivers' side of finding 5.
 
@@ -17,7 +17,7 @@ const V2 = { 'content-type': 'application/x-protobuf;proto=io.prometheus.write.v
 const S = (labels: [string, string][], tMs = NOW, value = 1): RemoteWriteV1Series => ({ labels, samples: [{ tMs, value }] });
 const KIB28 = 'v'.repeat(28 * 1024);
 
-function receiver(limits: Partial<IngestLimits> = {}, store: Appendable = new MemoryStore()) {
+function receiver(limits: Partial<IngestLimits> = {}, store: Appendable = new MemoryStorage()) {
   const rx = new RemoteWriteReceiver(store, { limits, clock: () => NOW });
   const send = async (series: RemoteWriteV1Series[], v2 = false) => {
     const body = snappyEncode(v2 ? encodeRemoteWriteV2(series) : encodeRemoteWriteV1(series));
@@ -73,7 +73,7 @@ function countingStore(): Appendable & { committed: number } {
 describe('series cache: bounded in bytes, filled only after a commit', () => {
   it('stays empty after 20 refused writes with 28 KiB labels (timestamps too far ahead)', async () => {
     // Label limits raised so that the series pass them and the clock check refuses the request.
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const { rx, send } = receiver({ maxLabelValueBytes: 64 * 1024 }, store);
     for (let i = 0; i < 20; i++) {
       const series = Array.from({ length: 10 }, (_, k) => S([['__name__', 'big'], ['k', `${i}-${k}-${KIB28}`]], NOW + 3_600_000));
@@ -82,7 +82,7 @@ describe('series cache: bounded in bytes, filled only after a commit', () => {
       expect(r.text.length).toBeLessThan(4200);
     }
     expect(rx.cacheBytes).toBe(0);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it.each([
@@ -127,11 +127,11 @@ describe('label limits: refused before anything is appended', () => {
     ['a label name too long', [S([['__name__', 'm'], ['n'.repeat(257), 'x']])], 'is 257 bytes long, the limit is 256'],
     ['a label value too long, in UTF-8 bytes', [S([['__name__', 'm'], ['v', 'é'.repeat(2049)]])], 'the value of label "v" is 4098 bytes long, the limit is 4096'],
   ] as [string, RemoteWriteV1Series[], string][])('%s', async (_n, bad, want) => {
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const { send } = receiver({}, store);
     const r = await send([S([['__name__', 'ok']]), ...bad]);
     expect([r.status, r.text]).toEqual([400, expect.stringContaining(want)]);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it('accepts what is exactly at the limits', async () => {
@@ -140,7 +140,7 @@ describe('label limits: refused before anything is appended', () => {
   });
 
   it('refuses an OTLP request whose series is over a label limit, in OTLP\'s error format', async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const rx = new OtlpReceiver(store, { clock: () => NOW });
     const str = (key: string, value: string) => ({ key, value: { value: { case: 'stringValue' as const, value } } });
     const point = (attrs: ReturnType<typeof str>[]) => ({ attributes: attrs, timeUnixNano: BigInt(NOW) * 1_000_000n, value: { case: 'asDouble' as const, value: 1 } });
@@ -152,14 +152,14 @@ describe('label limits: refused before anything is appended', () => {
     const pb = await rx.handle({ body: encodeOtlpMetrics(init, 'protobuf'), headers: { 'content-type': 'application/x-protobuf' } });
     expect([pb.status, pb.headers['Content-Type']]).toEqual([400, 'application/x-protobuf']);
     expect(Buffer.from(pb.body as Uint8Array).subarray(0, 2)).toEqual(Buffer.from([0x08, 0x03])); // Status.code = 3
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
     expect(rx.cacheBytes).toBe(0);
   });
 });
 
 describe('invalid UTF-8 through the receivers', () => {
   it('refuses it instead of merging two values into one series', async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const { rx } = receiver({}, store);
     for (const b of [0xfe, 0xff]) {
       const raw = encodeRemoteWriteV1([S([['__name__', 'up'], ['job', 'aQb']])]);
@@ -167,11 +167,11 @@ describe('invalid UTF-8 through the receivers', () => {
       const r = await rx.handle({ body: snappyEncode(raw), headers: V1 });
       expect([r.status, String(r.body)]).toEqual([400, expect.stringContaining('the value of label "job" ("a\uFFFDb") is not valid UTF-8')]);
     }
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it('refuses OTLP protobuf with invalid UTF-8 in an attribute, naming it, and OTLP/JSON with a lone surrogate', async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const rx = new OtlpReceiver(store, { clock: () => NOW });
     const init = { resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', data: { case: 'gauge' as const, value: { dataPoints: [{ attributes: [{ key: 'job', value: { value: { case: 'stringValue' as const, value: 'aQb' } } }], timeUnixNano: BigInt(NOW) * 1_000_000n, value: { case: 'asDouble' as const, value: 1 } }] } } }] }] }] };
     const pb = encodeOtlpMetrics(init, 'protobuf');
@@ -181,7 +181,7 @@ describe('invalid UTF-8 through the receivers', () => {
     const json = new TextDecoder().decode(encodeOtlpMetrics(init, 'json')).replace('aQb', 'a\\ud800b');
     const j = await rx.handle({ body: new TextEncoder().encode(json), headers: { 'content-type': 'application/json' } });
     expect([j.status, new TextDecoder().decode(j.body as Uint8Array)]).toEqual([400, expect.stringContaining('invalid UTF8')]);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 });
 
@@ -210,7 +210,7 @@ describe('global series limit: distinct metric names do not get around the per-m
   it('counts series of every receiver together and forgets them after the window', async () => {
     let now = NOW;
     const tracker = new CardinalityTracker(0, 60_000, 3);
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     const rw = new RemoteWriteReceiver(store, { tracker, clock: () => now });
     const send = (...names: string[]) => rw.handle({ body: snappyEncode(encodeRemoteWriteV1(names.map((n) => S([['__name__', n]], now)))), headers: V1 });
     expect((await send('a', 'b')).status).toBe(204);

@@ -5,7 +5,7 @@ import { encodeRemoteWriteV1, encodeRemoteWriteV2, snappyEncode, type RemoteWrit
 import { CardinalityTracker } from './cardinality.js';
 import { RemoteWriteReceiver, remoteWriteProto } from './remote-write.js';
 import type { IngestLimits } from './limits.js';
-import { MemoryStore } from './testing/memory-store.js';
+import { MemoryStorage } from '../storage/testing/index.js';
 
 const NOW = 1_764_547_200_000;
 const V1 = { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' };
@@ -14,7 +14,7 @@ const S = (labels: [string, string][], ...samples: [number, number][]): RemoteWr
 const up = (job: string, ...samples: [number, number][]) => S([['__name__', 'up'], ['job', job]], ...samples);
 
 function setup(limits: Partial<IngestLimits> = {}) {
-  const store = new MemoryStore();
+  const store = new MemoryStorage();
   const rx = new RemoteWriteReceiver(store, { limits, clock: () => NOW, logger: new MemoryLogger() });
   const send = async (series: RemoteWriteV1Series[], headers: Record<string, string> = V1) => {
     const r = await rx.handle({ body: snappyEncode(encodeRemoteWriteV1(series)), headers });
@@ -43,7 +43,7 @@ describe('remote write negotiation', () => {
     const { send, store } = setup();
     const r = await send([up('a', [NOW, 1])], headers);
     expect([r.status, r.body]).toEqual([status, expect.stringContaining(text)]);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 });
 
@@ -82,7 +82,7 @@ describe('remote write receiver', () => {
     const { send, store } = setup();
     const r = await send([up('ok', [NOW, 1]), ...series]);
     expect([r.status, r.body]).toEqual([status, expect.stringContaining(text)]);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it('refuses out-of-order and duplicate samples with 400 and rolls the whole request back', async () => {
@@ -104,9 +104,9 @@ describe('remote write receiver', () => {
     [StorageErrorCode.CORRUPTION, 500],
   ])('answers a commit failing with %s with %i', async (code, status) => {
     const { send, store } = setup();
-    store.failCommit = code;
+    store.failCommits(code, 1);
     expect((await send([up('a', [NOW, 1])])).status).toBe(status);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it('answers 503 while the store cannot open an appender', async () => {
@@ -130,11 +130,11 @@ describe('remote write receiver', () => {
     const { send, store } = setup(limits);
     const many = Array.from({ length: 3 }, (_, i) => up(`job-${i}-${'x'.repeat(20)}`, [NOW, 1]));
     expect((await send(many)).status).toBe(status);
-    expect(store.samples).toEqual([]);
+    expect(store.committed).toEqual([]);
   });
 
   it('enforces the per-metric series limit, shared between receivers, over a sliding window', async () => {
-    const store = new MemoryStore();
+    const store = new MemoryStorage();
     let now = NOW;
     const tracker = new CardinalityTracker(2, 60_000);
     const a = new RemoteWriteReceiver(store, { tracker, clock: () => now });

@@ -1,7 +1,7 @@
 /**
  * A small, fast, seeded uniform generator (mulberry32) returning floats in [0, 1): the one source
  * of reproducible randomness for sampling decisions, test fixtures and benchmark data sets
- * (STYLE.md 13: randomness is injected as a seed). Not for anything that needs unpredictability.
+ * (docs/goals.md: randomness is injected as a seed). Not for anything that needs unpredictability.
  */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;

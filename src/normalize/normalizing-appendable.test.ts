@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Labels, STALE_NAN, isStaleNaN } from '../model/index.js';
 import { StorageErrorCode, isStorageError, type Appendable, type Appender } from '../storage/index.js';
-import { runAppenderSuite } from '../storage/testing/index.js';
+import { MemoryStorage, runAppenderSuite } from '../storage/testing/index.js';
 import { NormalizingAppendable, type NormalizeOptions } from './index.js';
-import { MemoryStorage } from './testing/memory-storage.js';
 
 const T = 1_000;
 /** DCGM's "not supported" int64 sentinel as the text parser reads it (a float: 2^63). */
@@ -22,10 +21,6 @@ async function check(input: [Record<string, string>, number][], want: string[], 
   expect(await normalize(input, options)).toEqual([...want].sort());
 }
 
-runAppenderSuite('MemoryStorage (the test helper)', async () => memoryUnderTest((m) => m), {
-  validatesOrder: true,
-  persistent: false,
-});
 runAppenderSuite('NormalizingAppendable', async () => memoryUnderTest((m) => new NormalizingAppendable(m)), {
   validatesOrder: true,
   persistent: false,

@@ -68,7 +68,7 @@ export const METRIC = Object.fromEntries(CATALOG.map((m) => [m.name.toUpperCase(
 };
 
 /**
- * The identity labels the scraper or receiver attaches from target metadata (DESIGN.md); every
+ * The identity labels the scraper or receiver attaches from target metadata (docs/goals.md, docs/metrics.md); every
  * catalog metric may carry them, so `labels` of an entry lists only what is particular to it.
  */
 export const IDENTITY_LABELS = [

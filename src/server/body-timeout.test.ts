@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger, type DurationMs, type Timers } from '../model/index.js';
 import { FakeTimers } from '../model/testing/fake-timers.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
@@ -62,10 +63,7 @@ class WatchedTimers implements Timers {
   }
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start() {
   const t = tempDir('body-timeout');

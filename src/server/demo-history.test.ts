@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
 import { matcher, noopLogger, type UnixMs } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
@@ -14,10 +15,7 @@ import { demoScrapeConfig } from './demo.js';
 const NOW: UnixMs = Date.UTC(2026, 0, 6, 12, 0, 7, 250);
 const HISTORY_MS = 20 * 60_000;
 const SCENARIO = readFileSync(new URL('../../docs/examples/scenario.json', import.meta.url), 'utf8');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 /** One replay of the example scenario file into a fresh store, with a fixed clock: its report, ground truth and every series. */
 async function replayOnce(seed: number, faults?: string, listen = '127.0.0.1:0', slowClock = false) {

@@ -1,15 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { scenarioByName } from '../sim/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { HISTORY_SCRAPE_BUDGET, historyFit, isFreshDataDir } from './demo.js';
 
 const H = 3_600_000;
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const cleanups = useCleanups();
 
 describe('historyFit', () => {
   it.each([

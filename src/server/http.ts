@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BACKSTOP_REQUEST_TIMEOUT_MS, RequestGuard, createWebServer, isClientAbort, requestUrl, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
+import { BACKSTOP_REQUEST_TIMEOUT_MS, RequestGuard, createWebServer, isClientAbort, listenOn, requestUrl, type Refusal, type ReloadableServer, type RoutePolicy, type TlsServerConfig } from '../http/index.js';
 import type { Logger } from '../model/index.js';
 
 /**
@@ -141,23 +141,12 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-/** Parses `host:port` (`:9300` means all interfaces). */
-export function parseListenAddress(listen: string): { host: string | undefined; port: number } {
-  const m = /^(.*):(\d+)$/.exec(listen);
-  if (!m) throw new Error(`invalid listen address ${JSON.stringify(listen)}: want host:port`);
-  const port = Number(m[2]);
-  if (port > 65535) throw new Error(`invalid port in listen address ${JSON.stringify(listen)}`);
-  const host = m[1] === '' ? undefined : m[1].replace(/^\[(.*)\]$/, '$1');
-  return { host, port };
-}
-
 /**
  * Starts an HTTP server dispatching on the route table. Unknown paths answer 404, known paths
  * with another method 405 (both in Prometheus' error envelope under /api/, as text elsewhere).
  * A handler that throws answers 500 and is logged; the process keeps serving.
  */
 export async function listen(address: string, routes: Routes, logger: Logger, options: ListenOptions = {}): Promise<HttpListener> {
-  const { host, port } = parseListenAddress(address);
   const patterns = compilePatterns(routes);
   const guard = options.security?.guard ?? new RequestGuard();
   const policyOf = options.security?.policy ?? ((): RoutePolicy => ({ scope: 'read' }));
@@ -226,15 +215,9 @@ export async function listen(address: string, routes: Routes, logger: Logger, op
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const bound = await listenOn(server, address);
   return {
-    address: server.address() as AddressInfo,
+    address: bound,
     scheme: tlsAtStart === null ? 'http' : 'https',
     routeKeys: [...routes.keys()],
     reloadTls: (tls) => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger } from '../model/index.js';
 import { Db, type DbOptions } from '../tsdb/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
@@ -8,10 +9,7 @@ import { encodeOtlpMetrics, encodeRemoteWriteV1, snappyEncode } from '../wire/in
 import { startServer, type ServeOptions } from './serve.js';
 
 const NOW = 1_764_547_200_000;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start(extra: Partial<ServeOptions> = {}) {
   const t = tempDir('ingest-routes');

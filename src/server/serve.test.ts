@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger } from '../model/index.js';
 import { Db, type DbOptions } from '../tsdb/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { Labels } from '../model/index.js';
 import { startServer, type RunningServer, type ServerBackfill } from './serve.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start(openStore?: (o: DbOptions) => Promise<Db>, backfill?: ServerBackfill): Promise<{ server: RunningServer; base: string }> {
   const t = tempDir('serve');

@@ -2,16 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger } from '../model/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { listen, sendJson, type HttpListener, type Routes } from './http.js';
 import { resolveUiPath, staticUiHandler } from './static-ui.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const INDEX = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-1a2b.js"></script></body></html>';
 const APP = `console.log(${JSON.stringify('x'.repeat(4000))});`;

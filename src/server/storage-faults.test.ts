@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger } from '../model/index.js';
 import { Db, type DbOptions } from '../tsdb/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
@@ -7,10 +8,7 @@ import { encodeRemoteWriteV1, snappyEncode } from '../wire/index.js';
 import { startServer } from './serve.js';
 
 const NOW = 1_764_547_200_000;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 /** A server whose store writes through a fault-injecting file system. */
 async function start() {

@@ -7,8 +7,8 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import { formatHostPort, listenOn } from '../http/index.js';
 import { noopLogger, systemClock, type Clock, type Logger, type UnixMs } from '../model/index.js';
 import { simApiHandlers, type SimApiHandlers } from './api.js';
 import type { GroundTruthEntry } from './faults.js';
@@ -78,13 +78,6 @@ export interface RunningSimulation {
   close(): Promise<void>;
 }
 
-function parseListen(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const port = Number(addr.slice(i + 1));
-  if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`sim: invalid listen address ${JSON.stringify(addr)}: want host:port`);
-  return { host: addr.slice(0, i).replace(/^\[(.*)\]$/, '$1') || '0.0.0.0', port };
-}
-
 async function writeAtomic(path: string, body: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
@@ -144,13 +137,7 @@ export async function startSimulation(o: StartSimulationOptions): Promise<Runnin
       res.end();
     });
   });
-  const { host, port } = parseListen(o.listen ?? '127.0.0.1:0');
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const a = server.address() as AddressInfo;
-  address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  address = formatHostPort(await listenOn(server, o.listen ?? '127.0.0.1:0'));
   let timer: ReturnType<typeof setInterval> | undefined;
   const goLive = async (): Promise<void> => {
     if (liveFromMs !== undefined) return;

@@ -3,6 +3,46 @@ import { Labels } from '../model/index.js';
 import { isStorageError } from './errors.js';
 import { decodeRemoteWriteV1, snappyDecode } from '../wire/index.js';
 import { RemoteWriteAppendable } from './remote-write-appendable.js';
+import { MemoryStorage, runAppenderSuite } from './testing/index.js';
+
+/**
+ * A remote-write receiver as a fetch: decodes each request and commits its samples into `store`
+ * (one appender per request, as a receiver does), answering 204, or 400 with the storage's error.
+ */
+function receiverFetch(store: MemoryStorage): typeof fetch {
+  return (async (_url: string, init: RequestInit) => {
+    const batch = decodeRemoteWriteV1(snappyDecode(init.body as Uint8Array, 1 << 26));
+    const app = store.appender();
+    try {
+      for (let i = 0; i < batch.seriesCount; i++) {
+        const flat = batch.labels(i);
+        const rec: Record<string, string> = {};
+        for (let j = 0; j < flat.length; j += 2) rec[flat[j]] = flat[j + 1];
+        const labels = Labels.from(rec);
+        for (let k = batch.sampleStart[i]; k < batch.sampleStart[i + 1]; k++) app.append(0, labels, batch.tMs[k], batch.values[k]);
+      }
+      await app.commit();
+      return new Response(null, { status: 204 });
+    } catch (e) {
+      app.rollback();
+      return new Response((e as Error).message, { status: 400 });
+    }
+  }) as unknown as typeof fetch;
+}
+
+// The receiver decides ordering (validatesOrder: false): a refused batch fails the commit as a 4xx.
+runAppenderSuite(
+  'RemoteWriteAppendable (through a receiver round trip)',
+  async () => {
+    const store = new MemoryStorage();
+    return {
+      appendable: new RemoteWriteAppendable('http://receiver/api/v1/write', { fetch: receiverFetch(store) }),
+      read: async (ms, minT, maxT) => store.read(ms, minT, maxT),
+      close: async () => undefined,
+    };
+  },
+  { validatesOrder: false, persistent: false },
+);
 
 describe('RemoteWriteAppendable', () => {
   it('sends a committed batch as one snappy remote-write request, and refs resolve to their labels', async () => {

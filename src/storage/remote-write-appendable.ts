@@ -77,6 +77,7 @@ export class RemoteWriteAppendable implements Appendable {
         if (!res.ok) throw new StorageError(StorageErrorCode.UNAVAILABLE, `remote write to ${this.url}: ${res.status} ${text.slice(0, 200)}`);
       },
       rollback: () => {
+        check();
         closed = true;
       },
     };

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { matcher } from '../model/index.js';
 import { collectSeries } from '../storage/index.js';
 import { Db } from './db.js';
@@ -10,8 +11,7 @@ import { tempDir } from './testing/temp-dir.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERIES = 40;
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const cleanups = useCleanups();
 
 /** Runs the crash appender until it has acknowledged `acks` batches, then kills it with SIGKILL. */
 function runAndKill(dir: string, startBatch: number, acks: number): Promise<number> {

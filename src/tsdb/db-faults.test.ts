@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { Labels, MemoryLogger, matcher } from '../model/index.js';
 import { StorageError, StorageErrorCode, collectSeries } from '../storage/index.js';
 import { Db } from './db.js';
@@ -8,10 +9,7 @@ import { tempDir } from './testing/temp-dir.js';
 import { FaultyFs } from './wal/testing/faulty-fs.js';
 import type { FsyncPolicy, IntervalScheduler } from './wal/index.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const SERIES = 3;
 const LABELS = Array.from({ length: SERIES }, (_, i) => Labels.from({ __name__: 'fault_metric', series: String(i) }));

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { matcher } from '../model/index.js';
 import { StorageError, collectSeries } from '../storage/index.js';
 import { DirLock, linuxProcessTable, type ProcessTable } from './db-lock.js';
@@ -22,8 +23,7 @@ async function waitFor<T>(what: string, check: () => T | undefined): Promise<T> 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
+const cleanups = useCleanups();
 
 /** A process table of one other process, `OWNER`, in the given state and start time. */
 function table(state: string | null | undefined, start: string | undefined, exists = true): ProcessTable {

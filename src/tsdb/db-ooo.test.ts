@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { Labels, MemoryLogger, matcher } from '../model/index.js';
 import { StorageErrorCode, collectSeries } from '../storage/index.js';
 import { Db } from './db.js';
@@ -7,10 +8,7 @@ import { tempDir } from './testing/temp-dir.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function open(dir: string, extra: Partial<DbOptions> = {}): Promise<Db> {
   const db = await Db.open({ dir, fsync: { mode: 'never' }, outOfOrderWindowMs: 30 * MIN, retentionMs: 0, logger: new MemoryLogger(), ...extra });

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
 import { Labels, MemoryLogger, matcher } from '../model/index.js';
 import { collectSeries } from '../storage/index.js';
 import { Db } from './db.js';
 import { tempDir } from './testing/temp-dir.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function open(dir: string, extra: Partial<Parameters<typeof Db.open>[0]> = {}): Promise<Db> {
   const db = await Db.open({ dir, fsync: { mode: 'never' }, retentionMs: 0, logger: new MemoryLogger(), ...extra });

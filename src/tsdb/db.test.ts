@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Labels, MemoryLogger, STALE_NAN, isStaleNaN, matcher } from '../model/index.js';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../model/testing/cleanups.js';
+import { Labels, MemoryLogger, STALE_NAN, isStaleNaN, matcher, mulberry32 } from '../model/index.js';
 import { collectSeries } from '../storage/index.js';
 import { runAppenderSuite, runQuerierSuite, type AppenderUnderTest } from '../storage/testing/index.js';
 import { Db } from './db.js';
@@ -9,18 +10,10 @@ import type { DbOptions } from './db-options.js';
 import { tempDir } from './testing/temp-dir.js';
 
 const HOUR = 3_600_000;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function seeded(): () => number {
-  let x = 42;
-  return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
-}
+const cleanups = useCleanups();
 
 function openDb(dir: string, extra: Partial<DbOptions> = {}): Promise<Db> {
-  return Db.open({ dir, fsync: { mode: 'never' }, clock: () => 1_700_000_000_000, random: seeded(), ...extra });
+  return Db.open({ dir, fsync: { mode: 'never' }, clock: () => 1_700_000_000_000, random: mulberry32(42), ...extra });
 }
 
 async function underTest(dir: string): Promise<AppenderUnderTest> {

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../model/index.js';
+import { withSharedData } from '../model/testing/shared-data.js';
 import { formatFloat, formatTextExposition, type MetricFamily } from './text-format.js';
 import {
   ExpositionParseError,
@@ -358,17 +358,13 @@ describe('formatFromContentType', () => {
   ])('%j → %s', (ct, want) => expect(formatFromContentType(ct)).toBe(want));
 });
 
-describe('reference expositions', () => {
-  const dir = fileURLToPath(new URL('../../../shared/reference/samples/', import.meta.url));
-  const present = existsSync(dir);
-  // The project's shared reference data sits beside the checkout (../shared), as the promqltest
-  // files will. It is data, not a peer: a checkout without it skips these cases with the reason
-  // rather than failing, and the parser's own case tables above still run.
-  if (!present) it.skip(`reference samples not found at ${dir} (checkout without ../shared)`, () => undefined);
-  const files = present ? readdirSync(dir).filter((f) => f.endsWith('.txt')) : [];
+// The project's shared reference data (../shared) is data, not a peer: without it these cases
+// skip with the reason on a laptop and fail under CI; the parser's own case tables above still run.
+withSharedData('reference expositions', 'reference/samples', (dir) => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.txt'));
   it.each(files)('%s parses', (file) => {
     let n = 0;
-    const { samples } = parseExposition(readFileSync(dir + file, 'utf8'), P, (s) => {
+    const { samples } = parseExposition(readFileSync(`${dir}/${file}`, 'utf8'), P, (s) => {
       expect(s.labels.metricName).toBe(s.name);
       n++;
     });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { waitFor } from '../peers/peers.js';
 import { startDemoCli } from './cli.js';
@@ -10,10 +11,7 @@ interface VectorResult {
   value: [number, string];
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function query(base: string, q: string): Promise<VectorResult[]> {
   const res = await fetch(`${base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: q }) });

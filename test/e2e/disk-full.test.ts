@@ -1,15 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { encodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { startServe, type RunningCli } from './cli.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const T0 = Date.now() - 3_600_000;
 

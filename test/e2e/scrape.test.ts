@@ -4,17 +4,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { allScraped, goldenConfig, normalizeTargets, readTargetsGolden } from '../../src/ingest/scrape/testing/targets-golden.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { freePort, waitFor } from '../peers/peers.js';
 import { runCli, startServe, type RunningCli } from './cli.js';
 import { startTinyTarget } from './scrape-targets-lib.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 interface Targets {
   data: { activeTargets: { scrapePool: string; health: string; lastError: string }[]; droppedTargets: unknown[] };
@@ -104,7 +102,9 @@ describe('infersight serve --config.file (whole process)', () => {
     }));
     const addr = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     const job = (name: string, extra: string) => `  - job_name: ${name}\n    metrics_path: /${name}\n${extra}    static_configs: [{targets: ['${addr}']}]\n`;
-    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 300ms}\nscrape_configs:\n${job('bad', '')}${job('huge', '    body_size_limit: 64KB\n')}${job('slow', '')}`);
+    // Only the target that never answers has a short timeout: on a loaded machine a 300 ms timeout
+    // also ended the scrapes of /bad and /huge before their bodies were read (a wall-clock race).
+    const { cli } = await serve(`global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n${job('bad', '')}${job('huge', '    body_size_limit: 64KB\n')}${job('slow', '    scrape_timeout: 300ms\n')}`);
     const errors = await waitFor('all three down', async () => {
       const t = (await getJson<Targets>(`${cli.base}/api/v1/targets`)).data.activeTargets;
       return t.length === 3 && t.every((x) => x.health === 'down') ? Object.fromEntries(t.map((x) => [x.scrapePool, x.lastError])) : undefined;
@@ -116,9 +116,12 @@ describe('infersight serve --config.file (whole process)', () => {
     expect((await query(cli.base, 'ok_before')).data.result).toEqual([]);
     expect((await query(cli.base, 'x')).data.result).toEqual([]);
     expect((await query(cli.base, 'up')).data.result.map((r) => r.value[1])).toEqual(['0', '0', '0']);
-    const slowSeconds = Number((await query(cli.base, 'scrape_duration_seconds{job="slow"}')).data.result[0].value[1]);
-    expect(slowSeconds).toBeGreaterThanOrEqual(0.3);
-    expect(slowSeconds).toBeLessThan(1);
+    // A timed-out scrape still reports its duration. That it is the scrape timeout is pinned with
+    // fake timers (src/ingest/scrape/loop.test.ts); here it is wall-clock time, so only its
+    // presence is checked, never its size.
+    const slow = (await query(cli.base, 'scrape_duration_seconds{job="slow"}')).data.result;
+    expect(slow).toHaveLength(1);
+    expect(Number(slow[0].value[1])).toBeGreaterThan(0);
   }, 90_000);
 
   it('default limits: 13 hostile targets (gzip bombs, a million series, 40,000 labels, endless bodies) fail at their limits while a healthy target beside them stays up', async () => {

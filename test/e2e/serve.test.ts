@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { runCli, startServe } from './cli.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const cleanups = useCleanups();
 
 describe('infersight serve (whole process)', () => {
   it('serves health, readiness and metrics, and shuts down cleanly on SIGTERM', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { GATEWAY_METRICS } from '../../src/gateway/index.js';
 import { REPLICA_LABELS } from '../../src/gateway/index.js';
 import { IDENTITY_LABELS, catalogMetric } from '../../src/semconv/index.js';
-import type { MemoryAppendable } from '../../src/gateway/testing/memory-appendable.js';
+import type { MemoryStorage } from '../../src/storage/testing/index.js';
 import { startFakeUpstream } from '../../src/gateway/testing/fake-upstream.js';
 import { modelEntry, startTestGateway } from '../../src/gateway/testing/gateway.js';
 
@@ -36,9 +36,9 @@ describe('gateway metric names', () => {
       await t.gw.close();
       await up.close();
     }
-    const store: MemoryAppendable = t.store;
-    expect(store.samples.length).toBeGreaterThan(50);
-    for (const s of store.samples) {
+    const store: MemoryStorage = t.store;
+    expect(store.committed.length).toBeGreaterThan(50);
+    for (const s of store.committed) {
       const name = s.labels.metricName;
       const base = catalogMetric(name) ?? catalogMetric(name.replace(/_(bucket|sum|count)$/, ''));
       expect(base, name).toBeDefined();

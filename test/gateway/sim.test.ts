@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway/index.js';
-import type { MemoryAppendable } from '../../src/gateway/testing/memory-appendable.js';
+import type { MemoryStorage } from '../../src/storage/testing/index.js';
 import { validateGatewayConfig } from '../../src/gateway/index.js';
 import { gatewayModelsFromSim } from '../../src/server/gateway.js';
 import { startSimulation, type RunningSimulation } from '../../src/sim/index.js';
@@ -16,7 +16,7 @@ import { driveUntil } from '../../src/sim/testing/drive.js';
 const T0 = Date.UTC(2025, 0, 6, 9);
 let run: RunningSimulation;
 let gw: RunningGateway;
-let store: MemoryAppendable;
+let store: MemoryStorage;
 
 beforeAll(async () => {
   run = await startSimulation({ scenario: threeAzScenario(), mode: 'manual', seed: 11, clock: () => T0 });

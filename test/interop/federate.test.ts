@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { encodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { startServe } from '../e2e/cli.js';
 import { freePort, itWithPeer, startPeer, waitFor } from '../peers/peers.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 interface PromVector {
   status: string;

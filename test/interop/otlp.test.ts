@@ -8,15 +8,13 @@ import { AggregationTemporalityPreference, OTLPMetricExporter as JsonExporter } 
 import { OTLPMetricExporter as ProtoExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { MemoryLogger, systemClock } from '../../src/model/index.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 interface Vector {
   data: { result: { metric: Record<string, string>; value: [number, string] }[] };

@@ -1,5 +1,5 @@
 /**
- * Differential test of the PromQL engine against Debian's Prometheus 2.42 (STYLE.md convention 4):
+ * Differential test of the PromQL engine against Debian's Prometheus 2.42 (docs/goals.md, goal 4):
  * the same samples go into both stores (promtool backfill for Prometheus, the appender for our
  * `Db`), a few hundred generated queries run on both as instant and range queries, and every
  * answer is compared. The test prints `promql-differential: N queries, M equal, K differ` and each
@@ -12,7 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { blockSamples, createBlocks, startPrometheus } from '../../bench/promql/prometheus-peer.js';
 import { Engine } from '../../src/promql/engine/index.js';
 import { Db } from '../../src/tsdb/index.js';
@@ -23,10 +24,7 @@ import { writeDb, writeOpenMetrics } from './promql-diff/load.js';
 import { diffQueries, evaluations } from './promql-diff/queries.js';
 import { formatReport, runDiff } from './promql-diff/run.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 describe('PromQL differential: our engine against Prometheus 2.42', () => {
   itWithPeer(

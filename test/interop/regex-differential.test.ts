@@ -8,7 +8,8 @@
  * newline; 2.42's Go rejects `(?<name>…)`, so named groups use `(?P<name>…)`.
  */
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { createBlocks, startPrometheus, OpenMetricsFile } from '../../bench/promql/prometheus-peer.js';
 import { Labels } from '../../src/model/index.js';
 import { Engine, EngineQueryClient } from '../../src/promql/index.js';
@@ -17,10 +18,7 @@ import { Db } from '../../src/tsdb/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { findPeer, itWithPeer } from '../peers/peers.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 /** Label values: instance names, case, dots and colons, brackets, Unicode, braces, backslashes. */
 const VALUES = [

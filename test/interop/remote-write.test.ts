@@ -7,16 +7,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { MemoryLogger, systemClock } from '../../src/model/index.js';
 import { startServer } from '../../src/server/serve.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { freePort, itWithPeer, startPeer, waitFor } from '../peers/peers.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const EXPOSITION = `# HELP interop_requests_total Requests served.
 # TYPE interop_requests_total counter

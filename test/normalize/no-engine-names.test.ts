@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../../src/model/index.js';
 import { NormalizingAppendable } from '../../src/normalize/index.js';
-import { MemoryStorage } from '../../src/normalize/testing/memory-storage.js';
+import { MemoryStorage } from '../../src/storage/testing/index.js';
 import { CATALOG } from '../../src/semconv/index.js';
 import { SCENARIOS, Simulation, TargetRegistry, scenarioByName } from '../../src/sim/index.js';
 import { parseExposition } from '../../src/wire/index.js';

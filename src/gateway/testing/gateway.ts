@@ -5,12 +5,12 @@ import type { HealthProbe } from '../health.js';
 import { MemorySampleSink } from '../sampling.js';
 import { startGateway, type RunningGateway } from '../server.js';
 import { FakeTimers } from '../../model/testing/fake-timers.js';
-import { MemoryAppendable } from './memory-appendable.js';
+import { MemoryStorage } from '../../storage/testing/index.js';
 
 /** A gateway under test and its ports. */
 export interface TestGateway {
   readonly gw: RunningGateway;
-  readonly store: MemoryAppendable;
+  readonly store: MemoryStorage;
   readonly timers: FakeTimers;
   readonly samples: MemorySampleSink;
   readonly config: GatewayConfig;
@@ -30,7 +30,7 @@ export function modelEntry(name: string, urls: readonly string[], extra: Record<
 export async function startTestGateway(raw: Record<string, unknown>, probe?: HealthProbe, guard?: RequestGuard): Promise<TestGateway> {
   const config = validateGatewayConfig({ health_check: { enabled: false }, ...raw });
   const timers = new FakeTimers(Date.UTC(2025, 0, 6, 9));
-  const store = new MemoryAppendable();
+  const store = new MemoryStorage();
   const samples = new MemorySampleSink();
   const gw = await startGateway({ config, appendable: store, listen: '127.0.0.1:0', timers, now: timers.clock, sampleSink: samples, probe, guard });
   return {

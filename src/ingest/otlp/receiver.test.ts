@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpMetrics, encodeOtlpMetrics, type OtlpEncoding, type OtlpMetricsInit } from '../../wire/index.js';
-import { MemoryStore } from '../testing/memory-store.js';
+import { MemoryStorage } from '../../storage/testing/index.js';
 import { OtlpReceiver } from './receiver.js';
 
 const NOW = 1_764_547_200_000;
@@ -17,7 +17,7 @@ function request(metrics: Metric, resource = RESOURCE): OtlpMetricsInit {
 }
 
 function setup(options: ConstructorParameters<typeof OtlpReceiver>[1] = {}) {
-  const store = new MemoryStore();
+  const store = new MemoryStorage();
   const rx = new OtlpReceiver(store, { clock: () => NOW, ...options });
   const send = async (init: OtlpMetricsInit, enc: OtlpEncoding = 'protobuf', headers: Record<string, string> = {}) => {
     const ct = enc === 'protobuf' ? 'application/x-protobuf' : 'application/json';
@@ -95,7 +95,7 @@ describe('OTLP translation', () => {
   it('keeps delta totals unchanged when a request is refused', async () => {
     const { send, store } = setup({ targetInfo: false });
     await send(request([sum('tokens', 1, true, 5, NOW - 2000)]));
-    store.failCommit = 'ERR_STORAGE_UNAVAILABLE';
+    store.failCommits('ERR_STORAGE_UNAVAILABLE', 1);
     expect((await send(request([sum('tokens', 1, true, 3, NOW - 1000)]))).status).toBe(503);
     expect((await send(request([sum('tokens', 1, true, 3, NOW - 1000)]))).status).toBe(200);
     expect(store.lines()).toEqual([`tokens_total{${ID}} @${NOW - 2000}=5`, `tokens_total{${ID}} @${NOW - 1000}=8`]);

@@ -103,7 +103,7 @@ describe('hostile targets beside a healthy one, default limits', () => {
       });
     }
     // Nothing of the hostile bodies was stored, only their synthetic series.
-    const stored = [...h.store.series.values()].map((s) => s.labels.metricName);
+    const stored = h.store.find({}).map((s) => s.labels.metricName);
     expect(stored.filter((n) => n.startsWith('hostile') || ['wide', 'v', 'n'].includes(n))).toEqual([]);
     // The million-series target read 100,001 samples, not a million (scrape_samples_scraped).
     const scraped = h.store.samples({ __name__: 'scrape_samples_scraped', instance: 'hostile-0:1' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCRAPE_ACCEPT_HEADER } from './loop.js';
+import { StorageErrorCode } from '../../storage/index.js';
 import { harness, type Harness } from './testing/harness.js';
 
 const URL_A = 'http://a:1/metrics';
@@ -224,8 +225,8 @@ describe('scrape loop: failed scrapes', () => {
 
   it('a storage failure at commit marks the target down with the reason', async () => {
     const h = harness();
-    h.store.failCommits = true;
+    h.store.failCommits(StorageErrorCode.UNAVAILABLE);
     await firstScrape(h, 'a 1\n');
-    expect(h.target(URL_A)).toMatchObject({ health: 'down', lastError: 'appending the scrape failed: storage unavailable' });
+    expect(h.target(URL_A)).toMatchObject({ health: 'down', lastError: 'appending the scrape failed: memory storage: commit failed (ERR_STORAGE_UNAVAILABLE)' });
   });
 });

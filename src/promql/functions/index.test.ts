@@ -1,12 +1,11 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { withSharedData } from '../../model/testing/shared-data.js';
 import { FUNCTION_IMPLS } from './index.js';
 
-const TSV = new URL('../../../../shared/conformance/promql-functions.tsv', import.meta.url);
-
-describe('FUNCTION_IMPLS', () => {
-  test.skipIf(!existsSync(TSV))('covers every function of promql-functions.tsv but info and holt_winters', () => {
-    const rows = readFileSync(TSV, 'utf8')
+withSharedData('FUNCTION_IMPLS against the function table', 'conformance/promql-functions.tsv', (tsv) => {
+  test('covers every function of promql-functions.tsv but info and holt_winters', () => {
+    const rows = readFileSync(tsv, 'utf8')
       .trim()
       .split('\n')
       .slice(1)
@@ -20,7 +19,9 @@ describe('FUNCTION_IMPLS', () => {
     }
     expect(FUNCTION_IMPLS.size).toBe(rows.length);
   });
+});
 
+describe('FUNCTION_IMPLS', () => {
   test('only last_over_time and first_over_time keep the metric name', () => {
     const keep = [...FUNCTION_IMPLS].filter(([, impl]) => impl.kind === 'range' && !impl.dropsName).map(([name]) => name);
     expect(keep.sort()).toEqual(['first_over_time', 'last_over_time']);

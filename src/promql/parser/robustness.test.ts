@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { withSharedData } from '../../model/testing/shared-data.js';
 import { ParseError, type ParserOptions, exprToString, parseExpr, parseMetric, parseMetricSelector, prettify } from './index.js';
 
 const ALL_ON: ParserOptions = {
@@ -83,9 +83,10 @@ describe('fuzz', () => {
       { numRuns: 2000, seed: 20261130 },
     );
   });
+});
 
-  const index = resolve(import.meta.dirname, '../../../../shared/conformance/promqltest/index.tsv');
-  it.skipIf(!existsSync(index))('mutated conformance expressions (needs ../shared/conformance)', () => {
+withSharedData('fuzz over the conformance expressions', 'conformance/promqltest/index.tsv', (index) => {
+  it('mutated conformance expressions', () => {
     const exprs = readFileSync(index, 'utf8')
       .split('\n')
       .slice(1)

@@ -3,7 +3,7 @@ import { parseSeriesNumber } from './go-syntax.js';
 /**
  * A native-histogram literal of the series notation, `{{schema:0 sum:5 count:4 buckets:[1 2 1]}}`,
  * parsed but not interpreted: Infersight stores float samples only (native histograms are a later
- * step, see DESIGN.md), so loads skip these values and comparisons treat them as "a histogram was
+ * step, see docs/goals.md), so loads skip these values and comparisons treat them as "a histogram was
  * expected". Field names follow the notation's keys.
  */
 export interface HistogramNotation {

@@ -3,7 +3,7 @@ import { ArraySeriesSet, type Querier, type Queryable, type Series } from '../..
 
 /**
  * The storage promqltest scripts load into: an in-memory `Queryable` of float series. The promql
- * module may not import the TSDB (DESIGN.md), and the scripts need nothing of it but samples at
+ * module may not import the TSDB (docs/architecture.md), and the scripts need nothing of it but samples at
  * arbitrary millisecond timestamps (from 0), the stale marker kept bit-exact, and `clear`.
  *
  * Values live in `Float64Array`s, which keep the stale marker's NaN payload. Samples of one series

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isStaleNaN } from '../../model/index.js';
+import { withSharedData } from '../../model/testing/shared-data.js';
 import { ScriptError, parseScript, type Command, type EvalCommand, type LoadCommand } from './script.js';
 import { isFail, isOrdered } from './script-types.js';
-import { UPSTREAM_DIR_FROM_REPO, loadUpstreamSuite } from './upstream.js';
+import { loadUpstreamSuite } from './upstream.js';
 
 const evalOf = (text: string): EvalCommand => {
   const cmds = parseScript('t.test', text).commands.filter((c): c is EvalCommand => c.kind === 'eval');
@@ -140,9 +139,7 @@ describe('parseScript', () => {
   });
 });
 
-const upstreamDir = join(process.cwd(), UPSTREAM_DIR_FROM_REPO);
-
-describe.skipIf(!existsSync(upstreamDir))('the upstream files', () => {
+withSharedData('the upstream files', 'conformance/promqltest', (upstreamDir) => {
   it('parse, and their evals are exactly the rows of index.tsv', () => {
     const suite = loadUpstreamSuite(upstreamDir);
     const seen: string[] = [];

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../model/testing/cleanups.js';
 import { MemoryLogger } from '../../model/index.js';
 import { SUITE_T0_MS, queryClientSuiteData } from '../../query/testing/index.js';
 import { Db, type DbOptions } from '../../tsdb/index.js';
@@ -9,10 +10,7 @@ import { startServer, type RunningServer, type ServeOptions } from '../serve.js'
 import { openSuiteDb } from '../testing/suite-db.js';
 
 const data = queryClientSuiteData();
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 async function start(extra: Partial<ServeOptions> = {}, load = true): Promise<{ server: RunningServer; base: string }> {
   const t = tempDir('api');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../model/testing/cleanups.js';
 import { Labels, MemoryLogger } from '../../model/index.js';
 import { Db } from '../../tsdb/index.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';
@@ -11,10 +12,7 @@ const T0 = 1_700_000_000_000;
 const SERIES = 200;
 const POINTS = 3_000; // one a second; values with 12 significant digits, so pairs are long
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 /** A server over `SERIES` series `big{i}` of `POINTS` samples each; `clock` counts its reads. */
 async function start(extra: Partial<ServeOptions> = {}): Promise<{ server: RunningServer; base: string; reads: () => number }> {

@@ -6,6 +6,7 @@ import { writeUvarintBits, writeVarintBits } from './varint.js';
 import { XorChunk } from './xor-chunk.js';
 import { CorruptChunkError } from './xor-format.js';
 import { XorIterator } from './xor-iterator.js';
+import { mulberry32 } from '../../model/index.js';
 import {
   diffSamples,
   FC_OPTIONS,
@@ -107,7 +108,8 @@ describe('XorIterator reuse and snapshots', () => {
   test('an iterator over a live chunk ignores later appends, across buffer growth', () => {
     const chunk = chunkOf([1000, 2000, 3000]);
     const it = chunk.iterator();
-    for (let i = 4; i < 200; i++) chunk.append(i * 1000, Math.random());
+    const random = mulberry32(20261201);
+    for (let i = 4; i < 200; i++) chunk.append(i * 1000, random());
     const seen: number[] = [];
     while (it.next()) seen.push(it.at().tMs);
     expect(seen).toEqual([1000, 2000, 3000]);

@@ -1,7 +1,7 @@
 /** Helpers for gateway tests against the simulator: a small three-AZ fleet and the gateway in front of it. */
 import { startGateway, validateGatewayConfig, type RunningGateway } from '../../../src/gateway/index.js';
 import { MemorySampleSink } from '../../../src/gateway/index.js';
-import { MemoryAppendable } from '../../../src/gateway/testing/memory-appendable.js';
+import { MemoryStorage } from '../../../src/storage/testing/index.js';
 import { gatewayModelsFromSim } from '../../../src/server/gateway.js';
 import type { RunningSimulation, ScenarioSpec } from '../../../src/sim/index.js';
 
@@ -52,8 +52,8 @@ export async function untilReady(run: RunningSimulation): Promise<void> {
 }
 
 /** A gateway in front of `run`'s replicas with `rest` settings (snake_case), an in-memory store and sample sink. */
-export async function gatewayForSim(run: RunningSimulation, rest: Record<string, unknown> = {}, perModel: Record<string, unknown> = {}): Promise<{ gw: RunningGateway; store: MemoryAppendable; samples: MemorySampleSink }> {
-  const store = new MemoryAppendable();
+export async function gatewayForSim(run: RunningSimulation, rest: Record<string, unknown> = {}, perModel: Record<string, unknown> = {}): Promise<{ gw: RunningGateway; store: MemoryStorage; samples: MemorySampleSink }> {
+  const store = new MemoryStorage();
   const samples = new MemorySampleSink();
   const config = validateGatewayConfig({ health_check: { enabled: false }, ...rest, models: gatewayModelsFromSim(run.targets(), run.url, perModel) });
   const gw = await startGateway({ config, appendable: store, listen: '127.0.0.1:0', sampleSink: samples });

@@ -5,7 +5,7 @@ import { ScrapeManager } from '../manager.js';
 import type { Target } from '../target.js';
 import { FakeFetch } from './fake-fetch.js';
 import { FakeTimers } from '../../../model/testing/fake-timers.js';
-import { MemoryAppendable } from './memory-appendable.js';
+import { MemoryStorage } from '../../../storage/testing/index.js';
 
 /** A start time aligned to a minute, so offsets are easy to reason about. */
 export const T0 = 1_700_000_040_000;
@@ -41,7 +41,7 @@ export class FakeFs implements FileSdFs {
 export interface Harness {
   readonly timers: FakeTimers;
   readonly fetch: FakeFetch;
-  readonly store: MemoryAppendable;
+  readonly store: MemoryStorage;
   readonly fs: FakeFs;
   readonly logger: MemoryLogger;
   readonly manager: ScrapeManager;
@@ -55,7 +55,7 @@ export interface Harness {
 export function harness(): Harness {
   const timers = new FakeTimers(T0);
   const fetch = new FakeFetch(timers);
-  const store = new MemoryAppendable();
+  const store = new MemoryStorage();
   const fs = new FakeFs();
   const logger = new MemoryLogger();
   const manager = new ScrapeManager({
