@@ -9,19 +9,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Labels, MemoryLogger, systemClock, type UnixMs } from '../../src/model/index.js';
 import { FakeTimers } from '../../src/model/testing/fake-timers.js';
 import { parseYamlDocument } from '../../src/config/index.js';
 import { Notifier, parseAlertingConfig, type Alert, type NotifierOptions } from '../../src/rules/index.js';
 import { labelsFingerprint } from '../../src/rules/notifier/payload.js';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { freePort, itWithPeer, startReadyPeer, waitFor } from '../peers/peers.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 /** A loopback HTTP server; `handler` answers each request; closed after the test. */
 async function serve(handler: http.RequestListener): Promise<{ base: string; port: number; server: http.Server }> {
