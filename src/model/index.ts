@@ -15,6 +15,7 @@ export {
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
 export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { formatFloatF, formatFloatFixed6, formatFloatG, goQuote, goQuoteRune, goRound, goRuneHash } from './go-format.js';
 export { systemTimers, type Timers } from './timers.js';
 export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';
