@@ -57,6 +57,9 @@ export function htmlEscape(s: string): string {
   return s.replace(/[\0"'&<>]/g, (c) => ({ '\0': '\uFFFD', '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 }
 
+/** Go's `unicode.IsPrint` beyond ASCII: letters, marks, numbers, punctuation, symbols. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
 /** Go's `template.JSEscapeString` (Go 1.19). */
 export function jsEscape(s: string): string {
   let out = '';
@@ -85,7 +88,7 @@ export function jsEscape(s: string): string {
         out += '\\u003D';
         continue;
     }
-    if (cp < 0x20 || cp === 0x7f) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    if (cp < 0x80 ? cp < 0x20 || cp === 0x7f : !PRINTABLE.test(ch)) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
     else out += ch;
   }
   return out;
@@ -129,6 +132,26 @@ function index(item: GoValue, indexes: GoValue[]): GoValue {
   return v;
 }
 
+/** Go's `slice` built-in for strings and slices (`slice x 1 3`). */
+function slice(item: GoValue, indexes: GoValue[]): GoValue {
+  if (item === null) throw new FuncError('slice of untyped nil');
+  if (indexes.length > 3) throw new FuncError(`too many slice indexes: ${indexes.length}`);
+  const isString = typeof item === 'string';
+  if (!isString && !(item instanceof GoSlice)) throw new FuncError(`can't slice item of type ${goTypeName(item)}`);
+  if (isString && indexes.length === 3) throw new FuncError('cannot 3-index slice a string');
+  const bytes = isString ? new TextEncoder().encode(item) : undefined;
+  const len = bytes !== undefined ? bytes.length : (item as GoSlice).items.length;
+  const ix = [0, len];
+  indexes.slice(0, 2).forEach((v, i) => {
+    if (!(v instanceof GoInt)) throw new FuncError(`cannot index slice/array with type ${v === null ? '<nil>' : goTypeName(v)}`);
+    if (v.value < 0 || v.value > len) throw new FuncError(`index out of range: ${v.value}`);
+    ix[i] = v.value;
+  });
+  if (ix[0] > ix[1]) throw new FuncError(`invalid slice index: ${ix[0]} > ${ix[1]}`);
+  if (bytes !== undefined) return new TextDecoder().decode(bytes.slice(ix[0], ix[1]));
+  return new GoSlice((item as GoSlice).typeName, (item as GoSlice).items.slice(ix[0], ix[1]));
+}
+
 function length(v: GoValue): GoInt {
   if (typeof v === 'string') return new GoInt(new TextEncoder().encode(v).length);
   if (v instanceof GoHTML) return new GoInt(new TextEncoder().encode(v.value).length);
@@ -147,6 +170,7 @@ export const BUILTINS: ReadonlyMap<string, GoFunc> = new Map<string, GoFunc>([
   ['or', { params: [V], variadic: V, call: () => null }],
   ['not', { params: [V], call: ([a]) => !isTrue(a) }],
   ['len', { params: [V], call: ([a]) => length(a) }],
+  ['slice', { params: [V], variadic: V, call: ([item, ...ix]) => slice(item, ix) }],
   ['index', { params: [V], variadic: V, call: ([item, ...ix]) => index(item, ix) }],
   ['print', { params: [], variadic: ANY, call: (a) => goSprint(a) }],
   ['println', { params: [], variadic: ANY, call: (a) => goSprintln(a) }],

@@ -98,8 +98,7 @@ class State {
     const nl = before.lastIndexOf('\n');
     const col = nl < 0 ? this.node.pos : this.node.pos - (nl + 1);
     const line = 1 + (before.match(/\n/g)?.length ?? 0);
-    const ctx = Array.from(this.node.str).length > 20 ? `${Array.from(this.node.str).slice(0, 20).join('')}...` : this.node.str;
-    throw new TemplateExecError(`template: ${this.parseName}:${line}:${col}: executing "${this.tmplName}" at <${ctx}>: ${msg}`);
+    throw new TemplateExecError(`template: ${this.parseName}:${line}:${col}: executing "${this.tmplName}" at <${this.node.str}>: ${msg}`);
   }
 
   private step(): void {
@@ -121,7 +120,9 @@ class State {
         const v = await this.evalPipeline(dot, node.pipe, vars);
         if (node.pipe.decl.length === 0) {
           this.at(node);
-          this.write(v === null ? '<no value>' : formatGoValue(v));
+          // Go prints what a pointer points to.
+          const shown = v instanceof GoStruct && v.pointer ? new GoStruct(v.typeName, v.fields, false) : v;
+          this.write(shown === null ? '<no value>' : formatGoValue(shown));
         }
         return;
       }
@@ -181,7 +182,6 @@ class State {
         if (!(await one(k, val.entries.get(k) ?? null))) break;
       }
     } else if (val !== null) {
-      this.at(r);
       this.errorf(`range can't iterate over ${formatGoValue(val)}`);
     }
     if (!iterated && r.elseList !== undefined) await this.walk(dot, r.elseList, vars);

@@ -103,8 +103,32 @@ function fmtFloat(v: number, verb: string, f: Spec): string | undefined {
     if (num[1] === 'N' && !f.space && !f.plus) num = num.slice(1);
     return pad(num, f, false);
   }
+  if (f.sharp) num = sharpFloat(num, conv === 'g' || conv === 'G' ? (prec === -1 ? 6 : prec) : 0);
   if (f.plus || num[0] !== '+') return pad(num, f);
   return pad(num.slice(1), f);
+}
+
+/** `#` on a float: always a decimal point, and for %g the trailing zeros up to the precision. */
+function sharpFloat(num: string, digitsWanted: number): string {
+  let digits = digitsWanted;
+  let body = num;
+  let tail = '';
+  const e = body.search(/[eE]/);
+  if (e >= 0) {
+    tail = body.slice(e);
+    body = body.slice(0, e);
+  }
+  let sawNonzero = false;
+  for (const c of body.slice(1)) {
+    if (c === '.') continue;
+    if (c !== '0') sawNonzero = true;
+    if (sawNonzero) digits--;
+  }
+  if (!body.includes('.')) {
+    if (body.length === 2 && body[1] === '0') digits--;
+    body += '.';
+  }
+  return body + '0'.repeat(Math.max(digits, 0)) + tail;
 }
 
 function fmtString(s: string, verb: string, f: Spec): string | undefined {
