@@ -188,7 +188,9 @@ async function query(ctx: PromFuncContext, q: string): Promise<GoValue> {
   try {
     ({ data } = await ctx.queryClient.instant(q, ctx.evalTimeMs, { timeoutMs: Math.max(1, ctx.remainingMs()) }));
   } catch (e) {
-    throw new FuncError(e instanceof Error ? e.message : String(e));
+    // Prometheus' rule query function returns the engine's error, without the HTTP API's wording.
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new FuncError(msg.replace(/^invalid parameter "query": /, ''));
   }
   if (data.resultType === 'scalar') return new GoSlice(RESULT, [sampleValue({}, parseSampleValue(data.result[1]))]);
   if (data.resultType !== 'vector') throw new FuncError('rule result is not a vector or scalar');
