@@ -80,7 +80,11 @@ function numberNode(pos: number, text: string, typ: ItemType): NumberNode | stri
   const base = { type: 'number' as const, pos, text, isUint: false, isComplex: false };
   if (typ === 'charConstant') {
     const s = goUnquote(text);
-    if (s === undefined) return 'invalid syntax';
+    if (s === undefined) {
+      // Go decodes one character and then expects the closing quote.
+      const first = goUnquote(`'${text.slice(1, text[1] === '\\' ? 3 : 2)}'`);
+      return first !== undefined && text.length > 3 ? `malformed character constant: ${text}` : 'invalid syntax';
+    }
     const cp = s.codePointAt(0) ?? 0;
     return { ...base, isInt: true, isUint: true, isFloat: true, int: cp, float: cp };
   }
