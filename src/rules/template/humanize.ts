@@ -108,7 +108,7 @@ export function floatToTime(v: number): GoTime | 'nan-or-inf' {
 }
 
 /** `humanizeTimestamp`: Unix seconds as Go prints a UTC `time.Time`. */
-export function humanizeTimestamp(i: GoValue): GoValue {
+export function humanizeTimestamp(i: GoValue): string {
   const v = convertToFloat(i);
   const t = floatToTime(v);
   if (t === 'nan-or-inf') return g4(v);
