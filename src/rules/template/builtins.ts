@@ -1,7 +1,7 @@
 /**
  * Go's `text/template` built-in functions (funcs.go, Go 1.19): `and`, `or`, `not`, `len`,
- * `index`, `print`, `printf`, `println`, `html`, `js`, `urlquery`, `eq`, `ne`, `lt`, `le`, `gt`,
- * `ge`, with Go's error texts. `and`/`or` short-circuit in exec.ts; their entries here exist for
+ * `index`, `slice`, `call`, `print`, `printf`, `println`, `html`, `js`, `urlquery`, `eq`, `ne`,
+ * `lt`, `le`, `gt`, `ge`, with Go's error texts. `and`/`or` short-circuit in exec.ts; their entries here exist for
  * the parser's "function not defined" check and the argument count.
  */
 import { FuncError, type GoFunc } from './exec.js';
@@ -171,6 +171,17 @@ export const BUILTINS: ReadonlyMap<string, GoFunc> = new Map<string, GoFunc>([
   ['not', { params: [V], call: ([a]) => !isTrue(a) }],
   ['len', { params: [V], call: ([a]) => length(a) }],
   ['slice', { params: [V], variadic: V, call: ([item, ...ix]) => slice(item, ix) }],
+  // No template value is a function here, so `call` always fails as Go's does on a non-function.
+  [
+    'call',
+    {
+      params: [V],
+      variadic: V,
+      call: ([fn]) => {
+        throw new FuncError(fn === null ? 'call of nil' : `non-function of type ${goTypeName(fn)}`);
+      },
+    },
+  ],
   ['index', { params: [V], variadic: V, call: ([item, ...ix]) => index(item, ix) }],
   ['print', { params: [], variadic: ANY, call: (a) => goSprint(a) }],
   ['println', { params: [], variadic: ANY, call: (a) => goSprintln(a) }],

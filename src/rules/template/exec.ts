@@ -417,6 +417,14 @@ class State {
   }
 }
 
+/** The civil fields of a time; `Month` and `Weekday` as the names their `String()` prints. */
+function timePart(t: GoTime, name: string): GoValue {
+  const layout: Record<string, string> = { Year: '2006', Month: 'January', Day: '2', Hour: '15', Minute: '4', Second: '5', YearDay: '002', Weekday: 'Monday' };
+  if (name === 'Nanosecond') return new GoInt(Number(((t.unixNs % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n));
+  const s = formatGoTime(t, layout[name]);
+  return name === 'Month' || name === 'Weekday' ? s : new GoInt(Number(s));
+}
+
 function canBeNil(typ: ParamType): boolean {
   return typ === 'interface {}' || typ === 'reflect.Value' || typ === '*template.sample' || typ === 'template.queryResult';
 }
@@ -437,6 +445,16 @@ function timeMethod(t: GoTime, name: string): GoFunc | undefined {
       return { params: [], call: () => new GoInt(Number(t.unixNs)) };
     case 'UTC':
       return { params: [], call: () => new GoTime(t.unixNs, false) };
+    case 'Year':
+    case 'Month':
+    case 'Day':
+    case 'Hour':
+    case 'Minute':
+    case 'Second':
+    case 'Nanosecond':
+    case 'YearDay':
+    case 'Weekday':
+      return { params: [], call: () => timePart(t, name) };
     default:
       return undefined;
   }

@@ -128,6 +128,36 @@ export function formatGoFloatPrec(x: number, verb: 'e' | 'E' | 'f' | 'g' | 'G', 
   }
 }
 
+/** Go's `strconv.FormatFloat(x, 'x', -1, 64)` (`%x` of a float64): `0x1.8p+00`; `X` upper-cases. */
+export function formatGoFloatHex(x: number, upper: boolean): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
+  const neg = x < 0 || Object.is(x, -0);
+  let out: string;
+  if (x === 0) out = '0x0p+00';
+  else {
+    const buf = new DataView(new ArrayBuffer(8));
+    buf.setFloat64(0, Math.abs(x));
+    const biased = (buf.getUint32(0) >>> 20) & 0x7ff;
+    let mant = (BigInt(buf.getUint32(0) & 0xfffff) << 32n) | BigInt(buf.getUint32(4));
+    let exp = biased - 1023;
+    if (biased === 0) {
+      // A subnormal: shift until the leading 1 sits where the implicit bit would.
+      exp = -1022;
+      while ((mant & (1n << 52n)) === 0n) {
+        mant <<= 1n;
+        exp--;
+      }
+      mant &= (1n << 52n) - 1n;
+    }
+    const frac = mant.toString(16).padStart(13, '0').replace(/0+$/, '');
+    const ae = Math.abs(exp);
+    out = `0x1${frac === '' ? '' : `.${frac}`}p${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  if (upper) out = out.toUpperCase();
+  return neg ? `-${out}` : out;
+}
+
 /** The shortest round-trip digits of a finite non-zero x, as a Decimal. */
 function shortest(x: number): Decimal {
   const s = Math.abs(x).toExponential();

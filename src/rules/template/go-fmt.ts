@@ -5,7 +5,7 @@
  * forms (`%!d(float64=1.5)`, `%!s(MISSING)`, `%!(EXTRA int=1)`).
  */
 import { goQuote } from '../../model/index.js';
-import { formatGoFloatPrec } from './go-float.js';
+import { formatGoFloatHex, formatGoFloatPrec } from './go-float.js';
 import { GoHTML, GoInt, GoTime, formatGoValue, goTypeName, type GoValue } from './values.js';
 
 interface Spec {
@@ -93,6 +93,10 @@ function fmtFloat(v: number, verb: string, f: Spec): string | undefined {
       conv = verb === 'F' ? 'f' : (verb);
       if (f.prec === undefined) prec = 6;
       break;
+    case 'x':
+    case 'X':
+      if (f.prec !== undefined) return undefined;
+      return fmtHexFloat(v, verb === 'X', f);
     default:
       return undefined;
   }
@@ -106,6 +110,12 @@ function fmtFloat(v: number, verb: string, f: Spec): string | undefined {
   if (f.sharp) num = sharpFloat(num, conv === 'g' || conv === 'G' ? (prec === -1 ? 6 : prec) : 0);
   if (f.plus || num[0] !== '+') return pad(num, f);
   return pad(num.slice(1), f);
+}
+
+function fmtHexFloat(v: number, upper: boolean, f: Spec): string {
+  let num = formatGoFloatHex(v, upper);
+  if (num[0] !== '-') num = f.plus ? `+${num}` : f.space ? ` ${num}` : num;
+  return pad(num, f, Number.isFinite(v));
 }
 
 /** `#` on a float: always a decimal point, and for %g the trailing zeros up to the precision. */

@@ -149,7 +149,7 @@ export function formatGoTime(t: GoTime, layout: string): string {
   let out = '';
   for (let i = 0; i < layout.length; ) {
     const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
-    if (frac && /[0-9]$/.test(out)) {
+    if (frac) {
       const n = frac[1].length;
       const digits = pad(c.ns, 9).slice(0, n);
       if (frac[1][0] === '0') out += `${layout[i]}${digits}`;
