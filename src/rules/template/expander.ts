@@ -11,7 +11,7 @@ import type { TemplateData, TemplateExpander } from '../types.js';
 import { BUILTINS } from './builtins.js';
 import { TemplateExecError, executeTemplate, type GoFunc } from './exec.js';
 import { TemplateParseError, parseTemplates } from './parse.js';
-import { promFuncs } from './prom-funcs.js';
+import { PROM_FUNCTION_NAMES, promFuncs } from './prom-funcs.js';
 import { GoMap, GoStruct, type GoValue } from './values.js';
 
 /** Prometheus' convenience variables, prepended to every alert template. */
@@ -20,10 +20,7 @@ export const ALERT_TEMPLATE_DEFS = '{{$labels := .Labels}}{{$externalLabels := .
 const DATA_TYPE = 'struct { Labels map[string]string; ExternalLabels map[string]string; ExternalURL string; Value float64 }';
 
 /** Every function name a template may call (the parser rejects others, as Go's does). */
-export const TEMPLATE_FUNCTION_NAMES: ReadonlySet<string> = new Set([
-  ...BUILTINS.keys(),
-  ...promFuncs({ queryClient: undefined as never, evalTimeMs: 0, externalURL: undefined, remainingMs: () => 0 }).keys(),
-]);
+export const TEMPLATE_FUNCTION_NAMES: ReadonlySet<string> = new Set([...BUILTINS.keys(), ...PROM_FUNCTION_NAMES]);
 
 /** How much one expansion may do before it fails. */
 export interface TemplateLimits {
@@ -82,7 +79,7 @@ export function createTemplateExpander(o: TemplateExpanderOptions): TemplateExpa
   const maxOutputBytes = o.limits?.maxOutputBytes ?? 64 * 1024;
   const maxSteps = o.limits?.maxSteps ?? 100_000;
   const timeoutMs = o.limits?.timeoutMs ?? 10_000;
-  const externalURL = o.externalURL === undefined ? undefined : new URL(o.externalURL);
+  const externalURL = o.externalURL;
   return {
     async expand(name: string, text: string, data: TemplateData, evalTimeMs: UnixMs): Promise<string> {
       const full = ALERT_TEMPLATE_DEFS + text;

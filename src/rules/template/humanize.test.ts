@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { FuncError } from './exec.js';
 import { humanize, humanize1024, humanizeDuration, humanizePercentage, humanizeTimestamp } from './humanize.js';
-import { isIP, splitHostPort } from './prom-funcs.js';
+import type { QueryClient } from '../../query/index.js';
+import { PROM_FUNCTION_NAMES, isIP, promFuncs, splitHostPort, urlPath } from './prom-funcs.js';
 import { GoInt, type GoValue } from './values.js';
 
 /** Prometheus 2.42's template_test.go tables, joined with `:` as they are there. */
@@ -65,5 +66,21 @@ describe('host and port helpers', () => {
     ['foo', false],
   ])('isIP(%j) is %s', (s, want) => {
     expect(isIP(s)).toBe(want);
+  });
+});
+
+describe('Prometheus functions', () => {
+  test('PROM_FUNCTION_NAMES names exactly the functions promFuncs binds', () => {
+    const fns = promFuncs({ queryClient: {} as QueryClient, evalTimeMs: 0, externalURL: undefined, remainingMs: () => 0 });
+    expect([...fns.keys()].sort()).toEqual([...PROM_FUNCTION_NAMES].sort());
+  });
+
+  test.each([
+    ['http://testhost:9090/path/prefix', '/path/prefix'],
+    ['http://testhost:9090', ''],
+    ['http://testhost:9090/', '/'],
+    ['https://h/a%20b?x=1#f', '/a b'],
+  ])('urlPath(%j) is %j', (u, want) => {
+    expect(urlPath(u)).toBe(want);
   });
 });

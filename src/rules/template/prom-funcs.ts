@@ -178,7 +178,8 @@ function joinHostPort(host: string, port: string): string {
 export interface PromFuncContext {
   readonly queryClient: QueryClient;
   readonly evalTimeMs: UnixMs;
-  readonly externalURL: URL | undefined;
+  /** `--web.external-url` as configured; undefined where none is (then the functions fail as Go's nil URL does). */
+  readonly externalURL: string | undefined;
   /** Milliseconds left before the expansion's deadline (the query's timeout). */
   readonly remainingMs: () => number;
 }
@@ -200,11 +201,18 @@ async function query(ctx: PromFuncContext, q: string): Promise<GoValue> {
   );
 }
 
-/** The Prometheus functions, bound to one expansion's context. */
+/** The names of Prometheus 2.42's template functions. */
+export const PROM_FUNCTION_NAMES: readonly string[] = [
+  'query', 'first', 'label', 'value', 'strvalue', 'args', 'reReplaceAll', 'safeHtml', 'match', 'title', 'toUpper', 'toLower', 'graphLink', 'tableLink',
+  'sortByLabel', 'stripPort', 'stripDomain', 'humanize', 'humanize1024', 'humanizeDuration', 'humanizePercentage', 'humanizeTimestamp', 'toTime',
+  'pathPrefix', 'externalURL', 'parseDuration',
+];
+
+/** The Prometheus functions, bound to one expansion's context (the names of `PROM_FUNCTION_NAMES`). */
 export function promFuncs(ctx: PromFuncContext): Map<string, GoFunc> {
   const str = (f: (s: string) => GoValue): GoFunc => ({ params: ['string'], call: ([s]) => f(s as string) });
   const anyFn = (f: (v: GoValue) => GoValue): GoFunc => ({ params: ['interface {}'], call: ([v]) => f(v) });
-  const url = (): URL => {
+  const url = (): string => {
     // Go dereferences a nil *url.URL here and panics.
     if (ctx.externalURL === undefined) throw new FuncError(NIL_DEREF);
     return ctx.externalURL;
@@ -273,8 +281,8 @@ export function promFuncs(ctx: PromFuncContext): Map<string, GoFunc> {
     ['humanizePercentage', anyFn(humanizePercentage)],
     ['humanizeTimestamp', anyFn(humanizeTimestamp)],
     ['toTime', anyFn(toTime)],
-    ['pathPrefix', { params: [], call: () => url().pathname.replace(/^\/$/, '') }],
-    ['externalURL', { params: [], call: () => goURLString(url()) }],
+    ['pathPrefix', { params: [], call: () => urlPath(url()) }],
+    ['externalURL', { params: [], call: () => url() }],
     [
       'parseDuration',
       str((d) => {
@@ -298,10 +306,16 @@ function mustCompileForMatch(pattern: string): ReturnType<typeof compileRe2> {
   }
 }
 
-/** Go's `url.URL.String()` for the URLs Prometheus accepts as `--web.external-url`. */
-function goURLString(u: URL): string {
-  const s = u.href;
-  // WHATWG adds a `/` path to an empty one; Go prints the URL as given.
-  return u.pathname === '/' && !u.search && !u.hash && s.endsWith('/') ? s.slice(0, -1) : s;
+/**
+ * The decoded path of a URL as Go's `url.URL.Path` holds it: `http://h:9090` has the path `""`,
+ * `http://h:9090/` the path `/` (WHATWG's `URL` gives `/` for both). `externalURL` returns the
+ * configured text, which Go's `String()` reproduces for the URLs Prometheus accepts.
+ */
+export function urlPath(u: string): string {
+  const path = u.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '').replace(/[?#].*$/, '');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
-
