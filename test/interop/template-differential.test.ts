@@ -182,6 +182,7 @@ const CASES: readonly Case[] = [
   ['{{ printf "%.2g %.10g %g %g" 123456.0 0.1 100000.0 1000000.0 }}'],
   ['{{ printf "%e" 0.0 }} {{ printf "%g" -0.0 }} {{ printf "%.1f" -0.04 }}'],
   ['{{ call $value 1 }}'],
+  ['{{ printf "%99999999d|" 1 }} {{ printf "%*d" 10000000 1 }} {{ printf "%.*f" -1 1.0 }}'],
   ['{{ call .Missing }}'],
   ['{{ (toTime 0).Year }}'],
   ['{{ printf "%x" 1.5 }}'],

@@ -8,7 +8,7 @@
 import type { UnixMs } from '../../model/index.js';
 import { nodeString, type ArgNode, type BranchNode, type CommandNode, type ListNode, type Node, type NumberNode, type PipeNode } from './nodes.js';
 import type { TreeSet } from './parse.js';
-import { GoInt, GoMap, GoSlice, GoStruct, GoTime, formatGoTime, formatGoValue, goTypeName, isTrue, type GoValue } from './values.js';
+import { GoHTML, GoInt, GoMap, GoSlice, GoStruct, GoTime, formatGoTime, formatGoValue, goTypeName, isTrue, type GoValue } from './values.js';
 
 /** Parameter types of template functions, by Go's names (they appear in error messages). */
 export type ParamType = 'string' | 'float64' | 'int' | 'bool' | 'interface {}' | 'reflect.Value' | '*template.sample' | 'template.queryResult';
@@ -348,7 +348,14 @@ class State {
       argv.push(this.validateType(final, t));
     }
     try {
-      return await fn.call(argv);
+      const v = await fn.call(argv);
+      // Strings built in variables never reach the output check: bound them here.
+      const len = typeof v === 'string' ? v.length : v instanceof GoHTML ? v.value.length : 0;
+      if (len > this.limits.maxOutputBytes) {
+        this.at(node);
+        this.errorf(`the result of ${name} exceeds ${this.limits.maxOutputBytes} bytes`);
+      }
+      return v;
     } catch (e) {
       if (!(e instanceof FuncError)) throw e;
       this.at(node);

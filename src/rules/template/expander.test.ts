@@ -180,6 +180,7 @@ describe('createTemplateExpander', () => {
     ['output size', { maxOutputBytes: 100 }, recursive, 'template output exceeds 100 bytes>'],
     ['steps', { maxSteps: 50 }, recursive, 'template execution exceeded the limit of 50 steps>'],
     ['template depth', {}, recursive, 'exceeded maximum template depth (1000)>'],
+    ['output size, for strings kept in variables', { maxOutputBytes: 1000 }, `{{ $x := "0123456789" }}${'{{ $x = printf "%s%s" $x $x }}'.repeat(40)}`, 'the result of printf exceeds 1000 bytes>'],
     ['range iterations', { maxSteps: 200 }, '{{ range $labels }}{{ range $labels }}{{ range $labels }}{{ range $labels }}{{ range $labels }}{{ range $labels }}{{ range $labels }}{{ range $labels }}.{{ end }}{{ end }}{{ end }}{{ end }}{{ end }}{{ end }}{{ end }}{{ end }}', 'template execution exceeded the limit of 200 steps>'],
   ] as const)('a hostile template is stopped by the %s limit', async (_, limits, text, tail) => {
     const e = createTemplateExpander({ queryClient: vectorClient(() => new Error('no')), limits, now: () => 0 });

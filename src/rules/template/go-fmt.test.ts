@@ -25,6 +25,8 @@ const SPRINTF: readonly [format: string, args: readonly GoValue[], want: string]
   ['%#g %#.3g %#e', [1.0, 2.0, 1.0], '1.00000 2.00 1.000000e+00'],
   ['%08.3f|%-8.1f|%+.1e', [-3.5, 2.25, 12345.678], '-003.500|2.2     |+1.2e+04'],
   ['%6.2f%%', [12.345], ' 12.35%'],
+  ['%99999999d|', [new GoInt(1)], '%!(NOVERB)%!(EXTRA int=1)'],
+  ['%*d', [new GoInt(10_000_000), new GoInt(1)], '%!(BADWIDTH)1'],
 ];
 
 const FLOATS: readonly [x: number, verb: 'e' | 'f' | 'g', prec: number, want: string][] = [

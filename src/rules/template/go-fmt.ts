@@ -206,15 +206,22 @@ export function goSprintf(format: string, args: readonly GoValue[]): string {
       else if (c === ' ') f.space = true;
       else break;
     }
+    // Go's parsenum: a width or precision past a million swallows the rest of the format
+    // (then "%!(NOVERB)"); that also keeps a hostile `%999999999d` from allocating gigabytes.
     const readNum = (): number | undefined => {
-      const m = /^[0-9]+/.exec(format.slice(i));
-      if (!m) return undefined;
-      i += m[0].length;
-      return Number(m[0]);
+      let num: number | undefined;
+      for (; i < format.length && format[i] >= '0' && format[i] <= '9'; i++) {
+        if (num !== undefined && num > 1e6) {
+          i = format.length;
+          return undefined;
+        }
+        num = (num ?? 0) * 10 + (format.charCodeAt(i) - 48);
+      }
+      return num;
     };
     const starArg = (): number | undefined => {
       const a = args[argNum++];
-      return a instanceof GoInt ? a.value : undefined;
+      return a instanceof GoInt && Math.abs(a.value) <= 1e6 ? a.value : undefined;
     };
     if (format[i] === '*') {
       i++;
