@@ -42,6 +42,7 @@ export interface ExecLimits {
 }
 
 const MAX_TEMPLATE_DEPTH = 1000;
+const UTF8 = new TextEncoder();
 /** `{{break}}` and `{{continue}}` unwind to their range as exceptions, as in Go. */
 class LoopSignal extends Error {}
 const BREAK = new LoopSignal('break');
@@ -96,7 +97,8 @@ class State {
     if (this.node === undefined) throw new TemplateExecError(`template: ${this.tmplName}: ${msg}`);
     const before = this.text.slice(0, this.node.pos);
     const nl = before.lastIndexOf('\n');
-    const col = nl < 0 ? this.node.pos : this.node.pos - (nl + 1);
+    // Go counts bytes of UTF-8.
+    const col = UTF8.encode(before.slice(nl + 1)).length;
     const line = 1 + (before.match(/\n/g)?.length ?? 0);
     throw new TemplateExecError(`template: ${this.parseName}:${line}:${col}: executing "${this.tmplName}" at <${this.node.str}>: ${msg}`);
   }
