@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { mulberry32 } from '../../model/index.js';
 import type { InstantQueryData, QueryClient } from '../../query/index.js';
 import { checkTemplate, createTemplateExpander } from './expander.js';
 
@@ -200,5 +201,22 @@ describe('createTemplateExpander', () => {
 describe('checkTemplate', () => {
   test.each(PARSE_ERRORS)('%j', (template, want) => {
     expect(checkTemplate('__alert_X', template)).toBe(want);
+  });
+});
+
+describe('hostile input', () => {
+  const FRAGMENTS = ['{{', '}}', '{{-', '-}}', ' ', '$labels', '$value', '.Labels', '.', '|', '(', ')', '"a"', '`b`', "'c'", '1', '1.5e3', '-', 'if', 'else', 'end', 'range', 'with', 'define', 'template', 'block', 'break', ':=', '=', '$x', ',', 'printf', '"%d%s%v"', 'humanize', 'query', 'first', 'index', 'len', 'and', 'or', 'nil', 'true', '/*', '*/', '\n', 'é', '\\'];
+
+  test('random templates never make expand reject or checkTemplate throw (seeded)', async () => {
+    const rand = mulberry32(16);
+    const e = createTemplateExpander({ queryClient: vectorClient(() => ({ resultType: 'vector', result: [] })), limits: { maxSteps: 1000, maxOutputBytes: 1000 }, now: () => 0 });
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      const len = 1 + Math.floor(rand() * 12);
+      for (let i = 0; i < len; i++) text += FRAGMENTS[Math.floor(rand() * FRAGMENTS.length)];
+      expect(() => checkTemplate('__alert_F', text), text).not.toThrow();
+      const out = await e.expand('__alert_F', text, { ...DATA, value: 1 }, 0);
+      expect(out.startsWith('<error expanding template: panic'), `${text} -> ${out}`).toBe(false);
+    }
   });
 });
