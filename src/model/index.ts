@@ -1,7 +1,7 @@
 /** Public surface of `src/model`: the data model shared by every module. Imports nothing. */
 export { Labels, METRIC_NAME_LABEL } from './labels.js';
 export { Matcher, matcher, type MatchType } from './matcher.js';
-export { Re2SyntaxError, compileAnchoredRe2, compileRe2, type Re2Options, type Re2Regexp } from './re2.js';
+export { Re2SyntaxError, compileAnchoredRe2, compileRe2, type Re2Options, type Re2Regexp, type Re2Search } from './re2.js';
 export { STALE_NAN, STALE_NAN_HI, STALE_NAN_LO, isStaleNaN, type Sample } from './sample.js';
 export { ArraySeriesIterator, EMPTY_ITERATOR, collectSamples, type SeriesIterator } from './iterator.js';
 export {
@@ -15,6 +15,7 @@ export {
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
 export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { formatFloatF, formatFloatFixed6, formatFloatG, goQuote, goQuoteRune, goRound, goRuneHash } from './go-format.js';
 export { systemTimers, type Timers } from './timers.js';
 export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';

@@ -34,6 +34,18 @@ export interface Re2Regexp {
   exec(input: string): RegExpExecArray | null;
 }
 
+/** Searching from an offset, which `compileRe2`'s expressions also offer. */
+export interface Re2Search {
+  /**
+   * The leftmost match that starts at or after `start`, with anchors and `\b` judged against the
+   * whole input (Go's search from an offset, which `ReplaceAllString` repeats): the match's
+   * start, end and groups (`undefined` for a group that took no part), and the group names.
+   */
+  execFrom(input: string, start: number): { readonly start: number; readonly end: number; readonly groups: readonly (string | undefined)[] } | null;
+  /** The index of each named group. */
+  readonly groupNames: Readonly<Record<string, number>>;
+}
+
 /** How `compileRe2` wraps a pattern. */
 export interface Re2Options {
   /** Match the whole input only (`^(?:p)$`). */
@@ -55,7 +67,7 @@ function compileOrThrow(expr: string, flags: number, pattern: string): RE2JS {
  * Compiles `pattern` (RE2 syntax). The pattern is checked on its own first, so that an error
  * quotes it as written rather than with the anchors added here. Throws `Re2SyntaxError`.
  */
-export function compileRe2(pattern: string, o: Re2Options): Re2Regexp {
+export function compileRe2(pattern: string, o: Re2Options): Re2Regexp & Re2Search {
   // Without flags: re2js spells a flag into the expression, and the message would quote it.
   const plain = compileOrThrow(pattern, 0, pattern);
   const re = o.anchored || o.dotAll ? compileOrThrow(o.anchored ? `^(?:${pattern})$` : pattern, o.dotAll ? RE2JS.DOTALL : 0, pattern) : plain;
@@ -63,6 +75,14 @@ export function compileRe2(pattern: string, o: Re2Options): Re2Regexp {
     source: pattern,
     test: o.anchored ? (s) => re.matches(s) : (s) => re.test(s),
     exec: (s) => re.exec(s) as RegExpExecArray | null,
+    execFrom: (s, start) => {
+      const m = re.matcher(s);
+      if (!m.find(start)) return null;
+      const groups: (string | undefined)[] = [];
+      for (let i = 0; i <= m.groupCount(); i++) groups.push(m.group(i) ?? undefined);
+      return { start: m.start(), end: m.end(), groups };
+    },
+    groupNames: re.namedGroups(),
   };
 }
 

@@ -31,3 +31,5 @@ export * from './slo/index.js';
 export * from './pack/index.js';
 // rules-eval: groups, recording and alerting rules, the manager, ALERTS, restore, replay.
 export * from './eval/index.js';
+// Templates (rules-template): Go text/template with Prometheus' functions.
+export { ALERT_TEMPLATE_DEFS, TEMPLATE_FUNCTION_NAMES, checkTemplate, createTemplateExpander, type TemplateExpanderOptions, type TemplateLimits } from './template/index.js';
