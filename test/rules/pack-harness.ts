@@ -3,14 +3,12 @@
 // groups evaluated live at every tick of their interval, recorded series written back into the
 // store, and every alert's pending and firing state tracked with its `for`.
 //
-// `evaluateGroup` is the ONE place that evaluates rules. Until src/rules/eval (rules-eval) lands it
-// is a small stand-in: each expression as an instant query at the tick, recording rules appended
-// and committed rule by rule (so later rules of the group read them, as in Prometheus), alerts
-// pending from their first active tick and firing once active for `for`. Swap in the real
-// RuleManager here and every pack test runs on it.
-import { Labels } from '../../src/model/index.js';
-import { parseSampleValue, type QueryClient } from '../../src/query/index.js';
-import type { RuleGroupSpec } from '../../src/rules/index.js';
+// `evaluateGroup` is the ONE place that evaluates rules: the real `RuleGroup` of src/rules/eval,
+// evaluated at each tick of the group's interval in virtual time (as `runRulesOver` does).
+import { MemoryLogger, systemTimers } from '../../src/model/index.js';
+import { exprToString, parseExpr } from '../../src/promql/index.js';
+import type { QueryClient } from '../../src/query/index.js';
+import { RuleGroup, groupPorts, type RuleGroupSpec } from '../../src/rules/index.js';
 import type { FaultSpec } from '../../src/sim/index.js';
 import type { Appendable } from '../../src/storage/index.js';
 import { runLiveFleet } from '../dashboards/live-fleet.js';
@@ -23,18 +21,13 @@ export interface FiredAlert {
   readonly value: number;
 }
 
-/** What the evaluator keeps between ticks for one group. */
-export interface GroupState {
-  /** Per alerting rule (by index in the group) and label set: when it became active. */
-  readonly activeSince: Map<number, Map<string, number>>;
-}
-
 /** The state of a set of groups, and everything that fired. */
 export interface EvalState {
-  readonly groups: Map<RuleGroupSpec, GroupState>;
+  /** The real rule groups (src/rules/eval), created at their first evaluation. */
+  readonly groups: Map<RuleGroupSpec, RuleGroup>;
   /** Firing alerts, keyed by alert name and labels, with the first time they fired. */
   readonly fired: Map<string, FiredAlert>;
-  /** Queries that failed (an expression the engine refused), with their error. */
+  /** Rules whose evaluation failed (an expression the engine refused), with their error. */
   readonly errors: string[];
   /** Samples written per recorded series name. */
   readonly recorded: Map<string, number>;
@@ -47,58 +40,32 @@ export function newEvalState(): EvalState {
   return { groups: new Map(), fired: new Map(), errors: [], recorded: new Map(), startMs: 0 };
 }
 
-function key(labels: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/** Evaluates one group at `tMs`: THE function to replace with the real rule manager. */
-export async function evaluateGroup(g: RuleGroupSpec, tMs: number, client: QueryClient, appendable: Appendable, state: EvalState): Promise<void> {
-  let gs = state.groups.get(g);
-  if (gs === undefined) {
-    gs = { activeSince: new Map() };
-    state.groups.set(g, gs);
+/**
+ * Evaluates one group at `tMs` with the real evaluator: a `RuleGroup` of src/rules/eval (rules in
+ * order, each committed before the next, `for`, `keep_firing_for`, ALERTS, stale markers), whose
+ * alerts are read after each evaluation to note what fired and when.
+ */
+export async function evaluateGroup(g: RuleGroupSpec, tMs: number, client: QueryClient, appendable: Appendable, state: EvalState, evalIntervalMs = 60_000): Promise<void> {
+  let group = state.groups.get(g);
+  if (group === undefined) {
+    const ports = groupPorts({ query: client, appendable, clock: () => tMs, timers: systemTimers, logger: new MemoryLogger(), formatExpr: (e) => exprToString(parseExpr(e)) });
+    group = new RuleGroup(g, { defaultIntervalMs: evalIntervalMs, defaultQueryOffsetMs: 0, restored: true }, ports);
+    state.groups.set(g, group);
   }
-  for (const [i, r] of g.rules.entries()) {
-    let result: { metric: Record<string, string>; value: number }[];
-    try {
-      const res = await client.instant(r.expr, tMs);
-      const d = res.data;
-      result =
-        d.resultType === 'vector'
-          ? d.result.map((s) => ({ metric: s.metric, value: parseSampleValue(s.value[1]) }))
-          : d.resultType === 'scalar'
-            ? [{ metric: {}, value: parseSampleValue(d.result[1]) }]
-            : [];
-    } catch (e) {
-      if (state.errors.length < 20) state.errors.push(`${r.kind === 'recording' ? r.record : r.alert}: ${(e as Error).message}`);
-      continue;
-    }
+  await group.evaluate(tMs);
+  for (const r of group.rules) {
+    if (r.health === 'err' && state.errors.length < 20) state.errors.push(`${r.name}: ${r.lastError ?? ''}`);
     if (r.kind === 'recording') {
-      const app = appendable.appender();
-      for (const s of result) {
-        const { __name__: _drop, ...rest } = s.metric;
-        app.append(0, Labels.from({ ...rest, ...r.labels, __name__: r.record }), tMs, s.value);
-      }
-      await app.commit();
-      state.recorded.set(r.record, (state.recorded.get(r.record) ?? 0) + result.length);
+      const n = group.seriesInPreviousEval[group.rules.indexOf(r)].size;
+      state.recorded.set(r.name, (state.recorded.get(r.name) ?? 0) + n);
       continue;
     }
-    let active = gs.activeSince.get(i);
-    if (active === undefined) {
-      active = new Map();
-      gs.activeSince.set(i, active);
+    for (const a of r.activeAlerts()) {
+      if (a.state !== 'firing') continue;
+      const labels = a.labels.toRecord();
+      const k = JSON.stringify(Object.entries(labels).sort(([x], [y]) => (x < y ? -1 : 1)));
+      if (!state.fired.has(k)) state.fired.set(k, { alert: r.name, labels, firstFiredMs: a.firedAtMs ?? tMs, value: a.value });
     }
-    const now = new Set<string>();
-    for (const s of result) {
-      const { __name__: _drop, ...rest } = s.metric;
-      const labels = { ...rest, ...r.labels, alertname: r.alert };
-      const k = key(labels);
-      now.add(k);
-      const since = active.get(k) ?? tMs;
-      active.set(k, since);
-      if (tMs - since >= r.forMs && !state.fired.has(k)) state.fired.set(k, { alert: r.alert, labels, firstFiredMs: tMs, value: s.value });
-    }
-    for (const k of [...active.keys()]) if (!now.has(k)) active.delete(k);
   }
 }
 
@@ -133,7 +100,7 @@ export async function runPackScenario(o: PackScenarioOptions): Promise<EvalState
       }
       const elapsed = nowMs - startMs;
       for (const g of o.groups) {
-        if (elapsed > 0 && elapsed % (g.intervalMs ?? evalMs) === 0) await evaluateGroup(g, nowMs, client, appendable, state);
+        if (elapsed > 0 && elapsed % (g.intervalMs ?? evalMs) === 0) await evaluateGroup(g, nowMs, client, appendable, state, evalMs);
       }
     },
   });
