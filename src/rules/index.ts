@@ -33,3 +33,21 @@ export * from './pack/index.js';
 export * from './eval/index.js';
 // Templates (rules-template): Go text/template with Prometheus' functions.
 export { ALERT_TEMPLATE_DEFS, TEMPLATE_FUNCTION_NAMES, checkTemplate, createTemplateExpander, type TemplateExpanderOptions, type TemplateLimits } from './template/index.js';
+// rules-file: rule-file loading and validation (src/rules/file).
+export {
+  findDuplicateRules,
+  formatDuplicateRules,
+  formatRuleFileError,
+  formatRuleFileErrors,
+  loadRuleFiles,
+  nodeRuleFileFs,
+  parseRuleFile,
+  type DuplicateRule,
+  type LoadRuleFilesPorts,
+  type LoadedRuleFiles,
+  type ParseRuleFileResult,
+  type RuleFileError,
+  type RuleFileFailure,
+  type RuleFileFs,
+  type RuleFilePorts,
+} from './file/index.js';

@@ -1,0 +1,318 @@
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YNode } from 'yaml';
+import type { Position } from '../types.js';
+
+/**
+ * The part of Go's yaml.v3 that Prometheus' rule files go through (`rulefmt.Parse` decodes with
+ * yaml.v3, not the yaml.v2 of the main configuration; docs/design/rule-files.md says why that
+ * matters): a node view with 1-based line and column, yaml.v3's tag names, and a decoder state
+ * that collects type errors instead of stopping at the first, as yaml.v3's `unmarshal errors`
+ * block does. Nothing here descends deeper than the rule-file schema, so a deeply nested value
+ * costs one type error, never a deep recursion.
+ */
+
+/** yaml.v3's parser refuses documents nested deeper than this. */
+export const YAML_V3_MAX_DEPTH = 10_000;
+
+/**
+ * We refuse documents nested deeper than this, before parsing: the `yaml` package composes
+ * recursively and runs out of stack well before yaml.v3's limit (rule files nest about six deep).
+ */
+export const MAX_DEPTH = 100;
+
+/** A YAML failure that stops decoding at once (syntax, encoding, depth, aliasing); the message is yaml.v3's where we know it. */
+export class YamlAbort extends Error {
+  constructor(
+    message: string,
+    readonly at: Position,
+  ) {
+    super(message);
+  }
+}
+
+/** One collected yaml.v3 type error (`line 3: field foo not found in type rulefmt.RuleNode`). */
+export interface TypeErrorEntry {
+  readonly message: string;
+  readonly at: Position;
+}
+
+/** A node of the first document, with aliases resolved by its accessors. */
+export class V3Node {
+  /** @internal Made by `parseV3Document` and the accessors. */
+  constructor(
+    private readonly ctx: DecodeContext,
+    readonly node: YNode | null,
+    /** The position yaml.v3 gives the node (the alias's own, when reached through one). */
+    readonly at: Position,
+    /** Set when the node was an alias: yaml.v3 keeps the alias node, whose `Value` is the anchor name. */
+    readonly aliasName?: string,
+  ) {}
+
+  /** yaml.v3's short tag for the node's kind and resolved type. */
+  get tag(): string {
+    const n = this.node;
+    if (n === null) return '!!null';
+    if (isMap(n)) return '!!map';
+    if (isSeq(n)) return '!!seq';
+    if (isScalar(n)) {
+      const v = n.value;
+      if (v === null) return '!!null';
+      if (typeof v === 'boolean') return '!!bool';
+      if (typeof v === 'number' || typeof v === 'bigint') return Number.isInteger(Number(v)) && !/\.|^[-+]?\d+[eE]/.test(n.source ?? '') ? '!!int' : '!!float';
+      return '!!str';
+    }
+    return '!!str';
+  }
+
+  /** True for an absent value and for `~`, `null` or nothing at all. */
+  get isNull(): boolean {
+    return this.tag === '!!null';
+  }
+
+  /**
+   * yaml.v3's `Node.Value`: the scalar's text (quoted scalars unescaped, plain ones as written),
+   * the anchor name for an alias, '' for a mapping or sequence.
+   */
+  get value(): string {
+    if (this.aliasName !== undefined) return this.aliasName;
+    const n = this.node;
+    if (n === null || !isScalar(n)) return '';
+    if (typeof n.value === 'string') return n.value;
+    return n.source ?? String(n.value);
+  }
+
+  /** Records a yaml.v3 type error at this node: `cannot unmarshal !!seq into string`. */
+  typeError(into: string): void {
+    const tag = this.tag;
+    let shown = '';
+    if (tag !== '!!seq' && tag !== '!!map') {
+      const v = this.value;
+      shown = v.length > 10 ? ` \`${v.slice(0, 7)}...\`` : ` \`${v}\``;
+    }
+    this.ctx.typeError(`cannot unmarshal ${tag}${shown} into ${into}`, this.at);
+  }
+
+  /** Records a type error worded by the caller, at `at` (unknown fields are reported at their key). */
+  error(message: string, at: Position = this.at): void {
+    this.ctx.typeError(message, at);
+  }
+
+  /** The items of a sequence (null: none); anything else records a type error and yields undefined. */
+  items(into: string): V3Node[] | undefined {
+    if (this.isNull) return [];
+    const n = this.node;
+    if (n === null || !isSeq(n)) {
+      this.typeError(into);
+      return undefined;
+    }
+    return n.items.map((item) => this.ctx.wrap(item as YNode | null));
+  }
+
+  /**
+   * The key/value pairs of a mapping in document order. A repeated key records yaml.v3's
+   * `mapping key "x" already defined at line N` for each repeat and yields undefined, as yaml.v3
+   * then skips the whole mapping; anything but a mapping records a type error.
+   */
+  pairs(into: string): [V3Node, V3Node][] | undefined {
+    if (this.isNull) return [];
+    const n = this.node;
+    if (n === null || !isMap(n)) {
+      this.typeError(into);
+      return undefined;
+    }
+    const out = n.items.map((p): [V3Node, V3Node] => [this.ctx.wrap(p.key as YNode | null, true), this.ctx.wrap(p.value as YNode | null)]);
+    let repeated = false;
+    for (let i = 0; i < out.length; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        if (out[i][0].tag === out[j][0].tag && out[i][0].value === out[j][0].value) {
+          // yaml.v3 prints the key with Go's %#v; JSON's quoting is the same for printable text.
+          this.ctx.typeError(`mapping key ${JSON.stringify(out[j][0].value)} already defined at line ${out[i][0].at.line}`, out[j][0].at);
+          repeated = true;
+        }
+      }
+    }
+    this.ctx.count(out.length);
+    return repeated ? undefined : out;
+  }
+}
+
+/**
+ * What one decoding pass shares: the collected type errors and yaml.v3's guard against alias
+ * expansion (a "billion laughs" document): once aliases make up too large a share of the nodes
+ * decoded, decoding stops with yaml.v3's `document contains excessive aliasing`.
+ */
+export class DecodeContext {
+  readonly typeErrors: TypeErrorEntry[] = [];
+  private decoded = 0;
+  private aliases = 0;
+
+  constructor(private readonly parsed: ParsedDocument) {}
+
+  /** The document's root node. */
+  root(): V3Node {
+    return this.wrap(this.parsed.contents);
+  }
+
+  /** The 1-based position of a source offset. */
+  position(offset: number): Position {
+    const { line, col } = this.parsed.lc.linePos(offset);
+    return { line, column: col };
+  }
+
+  /** Wraps a node, resolving an alias (and counting it against the aliasing budget). */
+  wrap(node: YNode | null, isKey = false): V3Node {
+    let n: unknown = node;
+    const at = n !== null && n !== undefined && (n as { range?: number[] }).range !== undefined ? this.position((n as { range: number[] }).range[0]) : { line: 0, column: 0 };
+    if (n !== null && n !== undefined && isAlias(n) && this.parsed.doc !== undefined) {
+      const name = n.source;
+      this.aliases++;
+      this.checkAliasing();
+      n = n.resolve(this.parsed.doc) ?? null;
+      return new V3Node(this, (n ?? null) as YNode | null, at, isKey ? undefined : name);
+    }
+    return new V3Node(this, (n ?? null) as YNode | null, at);
+  }
+
+  /** Counts decoded nodes for the aliasing guard. */
+  count(n: number): void {
+    this.decoded += n;
+    this.checkAliasing();
+  }
+
+  typeError(message: string, at: Position): void {
+    this.typeErrors.push({ message, at });
+  }
+
+  // yaml.v3's allowedAliasRatio: generous for small documents, down to 10% for huge ones.
+  private checkAliasing(): void {
+    if (this.aliases <= 100 || this.decoded <= 1000) return;
+    const d = this.decoded;
+    const allowed = d <= 400_000 ? 0.99 : d >= 4_000_000 ? 0.1 : 0.99 - (0.89 * (d - 400_000)) / 3_600_000;
+    if (this.aliases / d > allowed) throw new YamlAbort('yaml: document contains excessive aliasing', { line: 0, column: 0 });
+  }
+}
+
+/** yaml.v3's reader's `is_printable`: the code points a document may hold. */
+const printable = (cp: number): boolean =>
+  cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85 || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+
+/**
+ * yaml.v3's reader, character by character: the first bad UTF-8 sequence or unprintable
+ * character ends the document with its words. Returns the decoded text, or throws.
+ */
+function readCharacters(source: string | Uint8Array): string {
+  const fail = (problem: string): never => {
+    throw new YamlAbort(`yaml: ${problem}`, { line: 0, column: 0 });
+  };
+  if (typeof source === 'string') {
+    for (const ch of source) if (!printable(ch.codePointAt(0) ?? 0)) fail('control characters are not allowed');
+    return source;
+  }
+  const b = source;
+  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  for (; i < b.length; ) {
+    const lead = b[i];
+    const width = (lead & 0x80) === 0 ? 1 : (lead & 0xe0) === 0xc0 ? 2 : (lead & 0xf0) === 0xe0 ? 3 : (lead & 0xf8) === 0xf0 ? 4 : 0;
+    if (width === 0) fail('invalid leading UTF-8 octet');
+    if (i + width > b.length) fail('incomplete UTF-8 octet sequence');
+    let cp = width === 1 ? lead : width === 2 ? lead & 0x1f : width === 3 ? lead & 0x0f : lead & 0x07;
+    for (let k = 1; k < width; k++) {
+      if ((b[i + k] & 0xc0) !== 0x80) fail('invalid trailing UTF-8 octet');
+      cp = (cp << 6) | (b[i + k] & 0x3f);
+    }
+    if (!(width === 1 || (width === 2 && cp >= 0x80) || (width === 3 && cp >= 0x800) || (width === 4 && cp >= 0x10000))) fail('invalid length of a UTF-8 sequence');
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) fail('invalid Unicode character');
+    if (!printable(cp)) fail('control characters are not allowed');
+    i += width;
+  }
+  return new TextDecoder('utf-8').decode(source);
+}
+
+/**
+ * An upper bound of the document's nesting, found without parsing so that a hostile document is
+ * refused before the YAML parser (which recurses per level) sees it: block levels are the distinct
+ * indentation widths open at a line (as Python's tokenizer counts them) plus its leading `- `
+ * entries, flow levels are the `[` and `{` open outside quotes and comments.
+ */
+function nestingDepth(text: string): number {
+  const indents: number[] = [];
+  let flow = 0;
+  let max = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    // At the start of a line outside quotes: measure the indentation and the `- ` entries.
+    if (quote === '' && (i === 0 || text[i - 1] === '\n')) {
+      let w = 0;
+      while (text[i + w] === ' ') w++;
+      const next = text[i + w];
+      if (next !== '\n' && next !== '#' && next !== undefined && flow === 0) {
+        while (indents.length > 0 && indents[indents.length - 1] >= w) indents.pop();
+        indents.push(w);
+        let dashes = 0;
+        let j = i + w;
+        while (text[j] === '-' && (text[j + 1] === ' ' || text[j + 1] === '\n')) {
+          dashes++;
+          j += 2;
+          while (text[j] === ' ') j++;
+        }
+        max = Math.max(max, indents.length + dashes);
+        i = j;
+      } else i += w;
+      if (i >= text.length) break;
+    }
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+    } else if (c === '"' || (c === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1])))) quote = c;
+    else if (c === '[' || c === '{') max = Math.max(max, indents.length + ++flow);
+    else if ((c === ']' || c === '}') && flow > 0) flow--;
+  }
+  return max;
+}
+
+/** The wording yaml.v3 uses for the syntax errors people actually make, by the `yaml` package's code. */
+const SYNTAX_WORDING: Partial<Record<string, string>> = {
+  TAB_AS_INDENT: 'found character that cannot start any token',
+};
+
+/** A parsed first document, ready for any number of decoding passes (`new DecodeContext(parsed)`). */
+export interface ParsedDocument {
+  readonly doc: Document | undefined;
+  readonly lc: LineCounter;
+  readonly contents: YNode | null;
+}
+
+/**
+ * Parses the first document of `source` (yaml.v3 reads only the first; later ones are ignored).
+ * Bytes are read as yaml.v3's reader does (strict UTF-8, printable characters only). Syntax, encoding and depth failures throw a `YamlAbort`
+ * worded like yaml.v3 where the wording is known (`yaml: control characters are not allowed`,
+ * `yaml: exceeded max depth of 10000`; nesting past our own `MAX_DEPTH` is refused too), else `yaml: line N: <the yaml package's message>`.
+ * An empty document has null contents.
+ */
+export function parseV3Document(source: string | Uint8Array): ParsedDocument {
+  const text = readCharacters(source);
+  const depth = nestingDepth(text);
+  if (depth > YAML_V3_MAX_DEPTH) throw new YamlAbort(`yaml: exceeded max depth of ${YAML_V3_MAX_DEPTH}`, { line: 0, column: 0 });
+  if (depth > MAX_DEPTH) throw new YamlAbort(`yaml: nested deeper than ${MAX_DEPTH} levels (Infersight's limit; yaml.v3's is ${YAML_V3_MAX_DEPTH})`, { line: 0, column: 0 });
+  const lc = new LineCounter();
+  // YAML 1.2's core schema is what yaml.v3 resolves plain scalars with (`yes` is a string).
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { version: '1.2', lineCounter: lc, uniqueKeys: false, prettyErrors: false });
+  } catch (e) {
+    // Our depth bound should make this unreachable; a stack overflow still ends in an error.
+    if (e instanceof RangeError) throw new YamlAbort(`yaml: nested too deeply for Infersight's YAML parser`, { line: 0, column: 0 });
+    throw e;
+  }
+  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  const err = doc?.errors.at(0);
+  if (err !== undefined) {
+    const { line, col } = lc.linePos(err.pos[0]);
+    const message = SYNTAX_WORDING[err.code] ?? err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new YamlAbort(`yaml: line ${line}: ${message}`, { line, column: col });
+  }
+  return { doc, lc, contents: doc?.contents ?? null };
+}
