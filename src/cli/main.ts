@@ -1,4 +1,5 @@
 import { UsageError } from './args.js';
+import { checkRulesCommand } from './check-rules.js';
 import { demoCommand } from './demo.js';
 import { gatewayCommand } from './gateway.js';
 import { ListenError } from './listen-error.js';
@@ -12,6 +13,7 @@ Commands:
   serve     run the server on the embedded time-series database
   sim       run a simulated LLM inference fleet (targets for scraping, OpenAI API, faults)
   gateway   run the OpenAI-compatible gateway alone, in front of engine replicas
+  check-rules  check Prometheus rule files as 'promtool check rules' does
   help      show this text
 
 Run 'infersight <command> --help' for a command's flags.
@@ -30,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
         return await simCommand(rest);
       case 'gateway':
         return await gatewayCommand(rest);
+      case 'check-rules':
+        return await checkRulesCommand(rest);
       case undefined:
       case 'help':
       case '--help':
