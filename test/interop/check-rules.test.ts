@@ -52,7 +52,12 @@ function generate(dir: string): string[] {
   files['gen-1mb-bad-expr.yml'] = `groups:\n  - name: g\n    rules:\n      - record: a\n        expr: 'up{job="${'x'.repeat(1 << 20)}"} +'\n`;
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
   for (let i = 1; i < 9; i++) bomb.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(', ')}]`);
-  files['gen-alias-bomb.yml'] = bomb.join('\n') + '\ngroups: []\n';
+  files['gen-alias-bomb-unread.yml'] = bomb.join('\n') + '\ngroups: []\n';
+  // Aliases that the schema does expand: 300 groups of 300 rules of 300 labels.
+  const labels = `{${Array.from({ length: 300 }, (_, i) => `l${i}: v`).join(', ')}}`;
+  files['gen-alias-bomb.yml'] =
+    `groups:\n  - name: g\n    rules:\n      - &r {record: a, expr: up, labels: ${labels}}\n  - &g\n    name: h\n    rules: [${Array(300).fill('*r').join(', ')}]\n` +
+    '  - *g\n'.repeat(300);
   for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
   return Object.keys(files).map((f) => path.join(dir, f));
 }

@@ -57,14 +57,7 @@ function str(n: V3Node): string {
     n.typeError('string');
     return '';
   }
-  return n.aliasName === undefined ? n.value : resolvedValue(n);
-}
-
-// An alias decoded into a string reads the anchored scalar, not the anchor's name.
-function resolvedValue(n: V3Node): string {
-  const node = n.node as { value?: unknown; source?: string } | null;
-  if (node === null) return '';
-  return typeof node.value === 'string' ? node.value : (node.source ?? String(node.value));
+  return n.value;
 }
 
 /** A `model.Duration`: decoded as a string first, then parsed; a bad one stops the whole pass as in Go. */
@@ -106,7 +99,7 @@ function stringMap(n: V3Node): RawEntry[] {
 
 /** yaml.v3's `yaml.Node` field: any node is taken as it is; its `Value` is '' unless it is a scalar. */
 function nodeField(n: V3Node): RawField {
-  return { value: n.value, at: n.at };
+  return { value: n.nodeValue, at: n.at };
 }
 
 function decodeRule(n: V3Node): RawRule | undefined {

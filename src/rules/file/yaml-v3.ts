@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YNode } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Alias, type Document, type Node as YNode } from 'yaml';
 import type { Position } from '../types.js';
 
 /**
@@ -35,17 +35,36 @@ export interface TypeErrorEntry {
   readonly at: Position;
 }
 
-/** A node of the first document, with aliases resolved by its accessors. */
+const NO_POSITION: Position = { line: 0, column: 0 };
+
+/**
+ * A node of the first document as one yaml.v3 decoding pass meets it. An alias is resolved only
+ * when the node is decoded (its tag, value, items or pairs are read), and each node decoded within
+ * an alias counts against yaml.v3's aliasing guard; a node taken raw (`nodeValue`, `at`), as
+ * yaml.v3 stores a `yaml.Node` field, resolves nothing.
+ */
 export class V3Node {
-  /** @internal Made by `parseV3Document` and the accessors. */
+  private resolved: YNode | null | undefined;
+
+  /** @internal Made by `DecodeContext` and the accessors. */
   constructor(
     private readonly ctx: DecodeContext,
-    readonly node: YNode | null,
-    /** The position yaml.v3 gives the node (the alias's own, when reached through one). */
+    private readonly raw: YNode | null,
+    /** The position yaml.v3 gives the node (an alias's own position, not its anchor's). */
     readonly at: Position,
-    /** Set when the node was an alias: yaml.v3 keeps the alias node, whose `Value` is the anchor name. */
-    readonly aliasName?: string,
+    private readonly inAlias: boolean,
   ) {}
+
+  /** The anchor name when the node is an alias (`*n` → `n`). */
+  get aliasName(): string | undefined {
+    return this.raw !== null && isAlias(this.raw) ? this.raw.source : undefined;
+  }
+
+  /** The node itself, an alias resolved to its anchored node. */
+  get node(): YNode | null {
+    if (this.resolved === undefined) this.resolved = this.raw !== null && isAlias(this.raw) ? this.ctx.resolve(this.raw) : this.raw;
+    return this.resolved;
+  }
 
   /** yaml.v3's short tag for the node's kind and resolved type. */
   get tag(): string {
@@ -68,16 +87,17 @@ export class V3Node {
     return this.tag === '!!null';
   }
 
-  /**
-   * yaml.v3's `Node.Value`: the scalar's text (quoted scalars unescaped, plain ones as written),
-   * the anchor name for an alias, '' for a mapping or sequence.
-   */
+  /** A scalar's text as yaml.v3 decodes it into a string (quoted scalars unescaped, plain ones as written); '' for a collection. */
   get value(): string {
-    if (this.aliasName !== undefined) return this.aliasName;
     const n = this.node;
     if (n === null || !isScalar(n)) return '';
     if (typeof n.value === 'string') return n.value;
     return n.source ?? String(n.value);
+  }
+
+  /** yaml.v3's `Node.Value` of the raw node: the anchor name for an alias, else `value`. */
+  get nodeValue(): string {
+    return this.aliasName ?? this.value;
   }
 
   /** Records a yaml.v3 type error at this node: `cannot unmarshal !!seq into string`. */
@@ -88,12 +108,17 @@ export class V3Node {
       const v = this.value;
       shown = v.length > 10 ? ` \`${v.slice(0, 7)}...\`` : ` \`${v}\``;
     }
-    this.ctx.typeError(`cannot unmarshal ${tag}${shown} into ${into}`, this.at);
+    // Through an alias, yaml.v3 reports the anchored node's line.
+    this.ctx.typeError(`cannot unmarshal ${tag}${shown} into ${into}`, this.ctx.positionOf(this.node) ?? this.at);
   }
 
-  /** Records a type error worded by the caller, at `at` (unknown fields are reported at their key). */
-  error(message: string, at: Position = this.at): void {
-    this.ctx.typeError(message, at);
+  /** Records a type error worded by the caller, at this node (unknown fields are reported at their key). */
+  error(message: string): void {
+    this.ctx.typeError(message, this.at);
+  }
+
+  private child(n: unknown): V3Node {
+    return this.ctx.wrap((n ?? null) as YNode | null, this.inAlias || this.aliasName !== undefined);
   }
 
   /** The items of a sequence (null: none); anything else records a type error and yields undefined. */
@@ -104,13 +129,15 @@ export class V3Node {
       this.typeError(into);
       return undefined;
     }
-    return n.items.map((item) => this.ctx.wrap(item as YNode | null));
+    return n.items.map((item) => this.child(item));
   }
 
   /**
-   * The key/value pairs of a mapping in document order. A repeated key records yaml.v3's
-   * `mapping key "x" already defined at line N` for each repeat and yields undefined, as yaml.v3
-   * then skips the whole mapping; anything but a mapping records a type error.
+   * The key/value pairs of a mapping in document order, `<<` merge keys expanded as yaml.v3 does
+   * (keys written in the mapping win over merged ones wherever they stand; of several merged
+   * maps, the first wins). A repeated key records yaml.v3's `mapping key "x" already defined at
+   * line N` for each repeat and yields undefined, as yaml.v3 then skips the whole mapping;
+   * anything but a mapping records a type error.
    */
   pairs(into: string): [V3Node, V3Node][] | undefined {
     if (this.isNull) return [];
@@ -119,75 +146,92 @@ export class V3Node {
       this.typeError(into);
       return undefined;
     }
-    const out = n.items.map((p): [V3Node, V3Node] => [this.ctx.wrap(p.key as YNode | null, true), this.ctx.wrap(p.value as YNode | null)]);
+    const all = n.items.map((p): [V3Node, V3Node] => [this.child(p.key), this.child(p.value)]);
+    const isMerge = (k: V3Node): boolean => k.tag === '!!str' && k.value === '<<' && isScalar(k.node) && k.node.type === 'PLAIN';
+    const own = all.filter(([k]) => !isMerge(k));
     let repeated = false;
-    for (let i = 0; i < out.length; i++) {
-      for (let j = i + 1; j < out.length; j++) {
-        if (out[i][0].tag === out[j][0].tag && out[i][0].value === out[j][0].value) {
+    for (let i = 0; i < own.length; i++) {
+      for (let j = i + 1; j < own.length; j++) {
+        if (own[i][0].tag === own[j][0].tag && own[i][0].value === own[j][0].value) {
           // yaml.v3 prints the key with Go's %#v; JSON's quoting is the same for printable text.
-          this.ctx.typeError(`mapping key ${JSON.stringify(out[j][0].value)} already defined at line ${out[i][0].at.line}`, out[j][0].at);
+          this.ctx.typeError(`mapping key ${JSON.stringify(own[j][0].value)} already defined at line ${own[i][0].at.line}`, own[j][0].at);
           repeated = true;
         }
       }
     }
-    this.ctx.count(out.length);
-    return repeated ? undefined : out;
+    if (repeated) return undefined;
+    if (own.length === all.length) return all;
+    const taken = new Set(own.map(([k]) => k.value));
+    const out: [V3Node, V3Node][] = [];
+    for (const [k, v] of all) {
+      if (!isMerge(k)) {
+        out.push([k, v]);
+        continue;
+      }
+      const sources = v.tag === '!!seq' ? (v.items(into) ?? []) : [v];
+      for (const m of sources) {
+        if (m.tag !== '!!map') throw new YamlAbort('yaml: map merge requires map or sequence of maps as the value', m.at);
+        for (const pair of m.pairs(into) ?? []) {
+          if (taken.has(pair[0].value)) continue;
+          taken.add(pair[0].value);
+          out.push(pair);
+        }
+      }
+    }
+    return out;
   }
 }
 
 /**
  * What one decoding pass shares: the collected type errors and yaml.v3's guard against alias
- * expansion (a "billion laughs" document): once aliases make up too large a share of the nodes
- * decoded, decoding stops with yaml.v3's `document contains excessive aliasing`.
+ * expansion (a "billion laughs" document): once the nodes decoded within aliases make up too large
+ * a share of all nodes decoded, decoding stops with yaml.v3's `document contains excessive aliasing`.
  */
 export class DecodeContext {
   readonly typeErrors: TypeErrorEntry[] = [];
   private decoded = 0;
-  private aliases = 0;
+  private aliased = 0;
 
   constructor(private readonly parsed: ParsedDocument) {}
 
   /** The document's root node. */
   root(): V3Node {
-    return this.wrap(this.parsed.contents);
+    return this.wrap(this.parsed.contents, false);
   }
 
-  /** The 1-based position of a source offset. */
-  position(offset: number): Position {
-    const { line, col } = this.parsed.lc.linePos(offset);
+  /** The 1-based position of a node, or undefined for none. */
+  positionOf(n: YNode | null): Position | undefined {
+    const range = (n as { range?: [number, number, number] } | null)?.range;
+    if (range === undefined) return undefined;
+    const { line, col } = this.parsed.lc.linePos(range[0]);
     return { line, column: col };
   }
 
-  /** Wraps a node, resolving an alias (and counting it against the aliasing budget). */
-  wrap(node: YNode | null, isKey = false): V3Node {
-    let n: unknown = node;
-    const at = n !== null && n !== undefined && (n as { range?: number[] }).range !== undefined ? this.position((n as { range: number[] }).range[0]) : { line: 0, column: 0 };
-    if (n !== null && n !== undefined && isAlias(n) && this.parsed.doc !== undefined) {
-      const name = n.source;
-      this.aliases++;
-      this.checkAliasing();
-      n = n.resolve(this.parsed.doc) ?? null;
-      return new V3Node(this, (n ?? null) as YNode | null, at, isKey ? undefined : name);
-    }
-    return new V3Node(this, (n ?? null) as YNode | null, at);
+  /** @internal Wraps a child node; counts it as decoded (within an alias when `inAlias`). */
+  wrap(node: YNode | null, inAlias: boolean): V3Node {
+    this.count(inAlias);
+    return new V3Node(this, node, this.positionOf(node) ?? NO_POSITION, inAlias);
   }
 
-  /** Counts decoded nodes for the aliasing guard. */
-  count(n: number): void {
-    this.decoded += n;
-    this.checkAliasing();
+  /** @internal Resolves an alias; its anchored node is decoded within the alias. */
+  resolve(alias: Alias): YNode | null {
+    this.count(true);
+    return this.parsed.doc === undefined ? null : ((alias.resolve(this.parsed.doc) ?? null));
   }
 
   typeError(message: string, at: Position): void {
     this.typeErrors.push({ message, at });
   }
 
-  // yaml.v3's allowedAliasRatio: generous for small documents, down to 10% for huge ones.
-  private checkAliasing(): void {
-    if (this.aliases <= 100 || this.decoded <= 1000) return;
+  // yaml.v3's decoder: every node decoded counts, those within an alias count twice over; its
+  // allowedAliasRatio is generous for small documents and falls to 10% for huge ones.
+  private count(inAlias: boolean): void {
+    this.decoded++;
+    if (inAlias) this.aliased++;
+    if (this.aliased <= 100 || this.decoded <= 1000) return;
     const d = this.decoded;
     const allowed = d <= 400_000 ? 0.99 : d >= 4_000_000 ? 0.1 : 0.99 - (0.89 * (d - 400_000)) / 3_600_000;
-    if (this.aliases / d > allowed) throw new YamlAbort('yaml: document contains excessive aliasing', { line: 0, column: 0 });
+    if (this.aliased / d > allowed) throw new YamlAbort('yaml: document contains excessive aliasing', NO_POSITION);
   }
 }
 
@@ -201,7 +245,7 @@ const printable = (cp: number): boolean =>
  */
 function readCharacters(source: string | Uint8Array): string {
   const fail = (problem: string): never => {
-    throw new YamlAbort(`yaml: ${problem}`, { line: 0, column: 0 });
+    throw new YamlAbort(`yaml: ${problem}`, NO_POSITION);
   };
   if (typeof source === 'string') {
     for (const ch of source) if (!printable(ch.codePointAt(0) ?? 0)) fail('control characters are not allowed');
@@ -295,8 +339,8 @@ export interface ParsedDocument {
 export function parseV3Document(source: string | Uint8Array): ParsedDocument {
   const text = readCharacters(source);
   const depth = nestingDepth(text);
-  if (depth > YAML_V3_MAX_DEPTH) throw new YamlAbort(`yaml: exceeded max depth of ${YAML_V3_MAX_DEPTH}`, { line: 0, column: 0 });
-  if (depth > MAX_DEPTH) throw new YamlAbort(`yaml: nested deeper than ${MAX_DEPTH} levels (Infersight's limit; yaml.v3's is ${YAML_V3_MAX_DEPTH})`, { line: 0, column: 0 });
+  if (depth > YAML_V3_MAX_DEPTH) throw new YamlAbort(`yaml: exceeded max depth of ${YAML_V3_MAX_DEPTH}`, NO_POSITION);
+  if (depth > MAX_DEPTH) throw new YamlAbort(`yaml: nested deeper than ${MAX_DEPTH} levels (Infersight's limit; yaml.v3's is ${YAML_V3_MAX_DEPTH})`, NO_POSITION);
   const lc = new LineCounter();
   // YAML 1.2's core schema is what yaml.v3 resolves plain scalars with (`yes` is a string).
   let docs;
@@ -304,7 +348,7 @@ export function parseV3Document(source: string | Uint8Array): ParsedDocument {
     docs = parseAllDocuments(text, { version: '1.2', lineCounter: lc, uniqueKeys: false, prettyErrors: false });
   } catch (e) {
     // Our depth bound should make this unreachable; a stack overflow still ends in an error.
-    if (e instanceof RangeError) throw new YamlAbort(`yaml: nested too deeply for Infersight's YAML parser`, { line: 0, column: 0 });
+    if (e instanceof RangeError) throw new YamlAbort(`yaml: nested too deeply for Infersight's YAML parser`, NO_POSITION);
     throw e;
   }
   const doc = Array.isArray(docs) ? docs[0] : undefined;
