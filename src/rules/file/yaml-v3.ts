@@ -216,7 +216,7 @@ export class DecodeContext {
   /** @internal Resolves an alias; its anchored node is decoded within the alias. */
   resolve(alias: Alias): YNode | null {
     this.count(true);
-    return this.parsed.doc === undefined ? null : ((alias.resolve(this.parsed.doc) ?? null));
+    return this.parsed.doc === undefined ? null : (alias.resolve(this.parsed.doc) ?? null);
   }
 
   typeError(message: string, at: Position): void {
