@@ -46,6 +46,9 @@ const CASES: [name: string, text: string, want: string[]][] = [
   ['labels is a list', rule('alert: A\nexpr: up\nlabels: [a]'), ['f.yml: yaml: unmarshal errors:\n  line 6: cannot unmarshal !!seq into map[string]string']],
   ['a label value is a list', rule('alert: A\nexpr: up\nlabels:\n  a: [x]'), ['f.yml: yaml: unmarshal errors:\n  line 7: cannot unmarshal !!seq into string']],
   ['a repeated key', 'groups:\n  - name: g\n    name: h\n', ['f.yml: yaml: unmarshal errors:\n  line 3: mapping key "name" already defined at line 2']],
+  ["repeated keys in yaml.v3's pair order", 'groups:\n  - name: g\n    name: h\n    rules: []\n    name: i\n    rules: []\n', [
+    'f.yml: yaml: unmarshal errors:\n  line 3: mapping key "name" already defined at line 2\n  line 5: mapping key "name" already defined at line 2\n  line 5: mapping key "name" already defined at line 3\n  line 6: mapping key "rules" already defined at line 4',
+  ]],
   ['a bad interval stops decoding', 'groups:\n  - name: g\n    interval: 5x\n    foo: 1\n', ['f.yml: not a valid duration string: "5x"']],
   ['an interval without unit', 'groups:\n  - name: g\n    interval: 5\n', ['f.yml: not a valid duration string: "5"']],
   ['an empty for', rule('alert: A\nexpr: up\nfor: ""'), ['f.yml: empty duration string']],
@@ -105,6 +108,9 @@ describe('bytes are read as yaml.v3 reads them', () => {
     ['a bad trailing octet', [0x67, 0xc3, 0x28], 'yaml: invalid trailing UTF-8 octet'],
     ['a cut sequence', [0x67, 0xe2, 0x82], 'yaml: incomplete UTF-8 octet sequence'],
     ['a NUL byte', [0x00, 0x01], 'yaml: control characters are not allowed'],
+    ['an overlong sequence', [0x67, 0xc0, 0x80], 'yaml: invalid length of a UTF-8 sequence'],
+    ['a surrogate', [0x67, 0xed, 0xa0, 0x80], 'yaml: invalid Unicode character'],
+    ['past U+10FFFF', [0x67, 0xf4, 0x90, 0x80, 0x80], 'yaml: invalid Unicode character'],
   ])('%s', (_name, bytes, want) => {
     expect(errorsOf(new Uint8Array(bytes))).toEqual([`f.yml: ${want}`, `f.yml: ${want}`]);
   });
@@ -198,6 +204,13 @@ describe('hostile files end in an error or a result, never a crash', () => {
     const text = `groups:\n  - name: h\n    rules:\n      - &r {record: a, expr: up}\n${'      - *r\n'.repeat(300)}`;
     const res = parseRuleFile(text, 'f.yml', testPorts);
     expect(res.ok && res.groups[0].rules.length).toBe(301);
+  });
+
+  it('checks 100,000 labels for repeats in linear time, and stops at 1,000 repeat errors', () => {
+    const labels = Array.from({ length: 100_000 }, (_, i) => `  l${i}: v`).join('\n');
+    expect(parseRuleFile(rule(`record: a\nexpr: up\nlabels:\n${labels}`), 'f.yml', testPorts).ok).toBe(true);
+    const res = parseRuleFile(rule(`record: a\nexpr: up\nlabels:\n${'  x: v\n'.repeat(5000)}`), 'f.yml', testPorts);
+    expect(res.ok ? 0 : res.errors.length).toBe(1000);
   });
 
   it('takes a 1 MB expression', () => {

@@ -37,6 +37,9 @@ export interface TypeErrorEntry {
 
 const NO_POSITION: Position = { line: 0, column: 0 };
 
+/** The most repeated-key errors one mapping reports. */
+const MAX_REPEAT_ERRORS = 1000;
+
 /**
  * A node of the first document as one yaml.v3 decoding pass meets it. An alias is resolved only
  * when the node is decoded (its tag, value, items or pairs are read), and each node decoded within
@@ -133,6 +136,41 @@ export class V3Node {
   }
 
   /**
+   * yaml.v3's unique-key check: for every two equal keys, in the order of its double loop (first
+   * key, then second), `mapping key "x" already defined at line N`. Keys are grouped first, so a
+   * large mapping costs linear time, and the errors stop at `MAX_REPEAT_ERRORS` where yaml.v3's
+   * would grow with the square of the repeats.
+   */
+  private repeatedKeys(keys: readonly V3Node[]): boolean {
+    const byKey = new Map<string, number[]>();
+    keys.forEach((k, i) => {
+      const id = `${k.tag} ${k.value}`;
+      const seen = byKey.get(id);
+      if (seen === undefined) byKey.set(id, [i]);
+      else seen.push(i);
+    });
+    // For each key, its group of equal keys and its place there.
+    const place: { group: number[]; at: number }[] = [];
+    let repeated = false;
+    for (const group of byKey.values()) {
+      if (group.length > 1) repeated = true;
+      group.forEach((i, at) => (place[i] = { group, at }));
+    }
+    if (!repeated) return false;
+    let errors = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const { group, at } = place[i];
+      for (let b = at + 1; b < group.length; b++) {
+        if (errors++ === MAX_REPEAT_ERRORS) return true;
+        const j = group[b];
+        // yaml.v3 prints the key with Go's %#v; JSON's quoting is the same for printable text.
+        this.ctx.typeError(`mapping key ${JSON.stringify(keys[j].value)} already defined at line ${keys[i].at.line}`, keys[j].at);
+      }
+    }
+    return true;
+  }
+
+  /**
    * The key/value pairs of a mapping in document order, `<<` merge keys expanded as yaml.v3 does
    * (keys written in the mapping win over merged ones wherever they stand; of several merged
    * maps, the first wins). A repeated key records yaml.v3's `mapping key "x" already defined at
@@ -149,17 +187,7 @@ export class V3Node {
     const all = n.items.map((p): [V3Node, V3Node] => [this.child(p.key), this.child(p.value)]);
     const isMerge = (k: V3Node): boolean => k.tag === '!!str' && k.value === '<<' && isScalar(k.node) && k.node.type === 'PLAIN';
     const own = all.filter(([k]) => !isMerge(k));
-    let repeated = false;
-    for (let i = 0; i < own.length; i++) {
-      for (let j = i + 1; j < own.length; j++) {
-        if (own[i][0].tag === own[j][0].tag && own[i][0].value === own[j][0].value) {
-          // yaml.v3 prints the key with Go's %#v; JSON's quoting is the same for printable text.
-          this.ctx.typeError(`mapping key ${JSON.stringify(own[j][0].value)} already defined at line ${own[i][0].at.line}`, own[j][0].at);
-          repeated = true;
-        }
-      }
-    }
-    if (repeated) return undefined;
+    if (this.repeatedKeys(own.map(([k]) => k))) return undefined;
     if (own.length === all.length) return all;
     const taken = new Set(own.map(([k]) => k.value));
     const out: [V3Node, V3Node][] = [];
