@@ -29,10 +29,13 @@ describe('infersight check-rules', () => {
     });
   });
 
-  it('checks templates of alerts (an unclosed action)', async () => {
-    const text = 'groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up\n        annotations:\n          s: "{{ $labels.x"\n';
+  it.each([
+    ['{{ $labels.x', 'template: __alert_A:1: unclosed action'],
+    ['{{ nosuch }}', 'template: __alert_A:1: function "nosuch" not defined'],
+  ])('checks the templates of alerts with Go\'s parser: %s', async (template, want) => {
+    const text = `groups:\n  - name: g\n    rules:\n      - alert: A\n        expr: up\n        annotations:\n          s: "${template}"\n`;
     const res = await run(['a.yml'], { 'a.yml': text });
-    expect(res.stderr).toBe('  FAILED:\na.yml: group "g", rule 1, "A": annotation "s": template: __alert_A:1: unclosed action\n');
+    expect(res.stderr).toBe(`  FAILED:\na.yml: group "g", rule 1, "A": annotation "s": ${want}\n`);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ParseError, parseExpr } from '../promql/index.js';
-import { findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type RuleFilePorts } from '../rules/index.js';
+import { checkTemplate, findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type RuleFilePorts } from '../rules/index.js';
 
 /** Usage text of `infersight check-rules`. */
 export const CHECK_RULES_USAGE = `Usage: infersight check-rules [flags] FILE...
@@ -37,24 +37,7 @@ const processIo: CheckRulesIo = {
   },
 };
 
-/**
- * An interim template check until the Go text/template parser of `src/rules/template` is wired
- * here: it refuses only an action that is never closed, with Go's wording. Everything else that
- * Go's parser refuses (an unknown function, a stray `}`) passes; test/interop/check-rules.test.ts
- * counts those cases.
- */
-function checkTemplateInterim(name: string, text: string): string | undefined {
-  let from = 0;
-  for (;;) {
-    const open = text.indexOf('{{', from);
-    if (open < 0) return undefined;
-    const close = text.indexOf('}}', open + 2);
-    if (close < 0) return `template: ${name}:${1 + (text.slice(0, open).match(/\n/g)?.length ?? 0)}: unclosed action`;
-    from = close + 2;
-  }
-}
-
-/** The real PromQL parser behind the rule validator's port, with Prometheus' message. */
+/** The real PromQL parser behind the validator's port (all features off, as a stock server), with Prometheus' message. */
 function parseExprPort(text: string): string | undefined {
   try {
     parseExpr(text);
@@ -65,8 +48,8 @@ function parseExprPort(text: string): string | undefined {
   }
 }
 
-/** The ports `check-rules` validates with. */
-export const CHECK_RULES_PORTS: RuleFilePorts = { parseExpr: parseExprPort, checkTemplate: checkTemplateInterim };
+/** The ports `check-rules` validates with: the PromQL parser and Go's template parser (`src/rules/template`). */
+export const CHECK_RULES_PORTS: RuleFilePorts = { parseExpr: parseExprPort, checkTemplate };
 
 /**
  * Runs `infersight check-rules`: every file is checked in order and reported as promtool 2.42

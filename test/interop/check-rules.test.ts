@@ -26,9 +26,6 @@ const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testda
  */
 const KNOWN: Record<string, { reason: string; verdict?: true }> = {
   'bad-query-offset.yml': { reason: 'query_offset is a Prometheus 3.x field; we follow 3.x and accept it, 2.42 refuses it', verdict: true },
-  'bad-template-function.yml': {
-    reason: "check-rules wires an interim template check (unclosed actions only) until src/rules/template's Go text/template parser is wired",
-  },
   'bad-promql.yml': { reason: "src/promql words a bad offset as Prometheus 3.x does ('expected number, duration, step(), or range()'; 2.42: 'expected duration')" },
   'bad-yaml-syntax.yml': { reason: "YAML syntax errors: the yaml package's message and line, not yaml.v3's (both print it twice and fail)" },
   'bad-unclosed-flow.yml': { reason: "YAML syntax errors: the yaml package's message and line, not yaml.v3's" },
