@@ -8,7 +8,7 @@ async function run(argv: string[], files: Record<string, string>): Promise<{ cod
   const io: CheckRulesIo = {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
-    readFile: async (f) => new TextEncoder().encode(files[f]),
+    readFile: async (f) => (f === 'locked.yml' ? Promise.reject(new Error('EACCES: permission denied, open \'locked.yml\'')) : new TextEncoder().encode(files[f])),
     kind: async (f) => (f.endsWith('/') ? 'dir' : f in files ? 'file' : undefined),
   };
   const code = await checkRulesCommand(argv, io);
@@ -45,6 +45,14 @@ describe('infersight check-rules', () => {
     [['--lint=none,spelling'], 0, 'WARNING: unknown lint option spelling\nChecking d.yml\n  SUCCESS: 2 rules found\n\n', ''],
   ])('the duplicate-rules lint with %j exits %i', async (flags, code, stdout, stderr) => {
     expect(await run([...flags, 'd.yml'], { 'd.yml': DUP })).toEqual({ code, stdout, stderr });
+  });
+
+  it('a file that cannot be read fails like an invalid one', async () => {
+    expect(await run(['locked.yml'], { 'locked.yml': '' })).toEqual({
+      code: 1,
+      stdout: 'Checking locked.yml\n\n',
+      stderr: "  FAILED:\nlocked.yml: EACCES: permission denied, open 'locked.yml'\n",
+    });
   });
 
   it('a lint problem does not hide a real failure: exit 1', async () => {

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ParseError, parseExpr } from '../promql/index.js';
-import { checkTemplate, findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type RuleFilePorts } from '../rules/index.js';
+import { checkTemplate, findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type ParseRuleFileResult, type RuleFilePorts } from '../rules/index.js';
 
 /** Usage text of `infersight check-rules`. */
 export const CHECK_RULES_USAGE = `Usage: infersight check-rules [flags] FILE...
@@ -83,7 +83,7 @@ export async function checkRulesCommand(argv: string[], io: CheckRulesIo = proce
   let lintOnly = true;
   for (const file of positionals) {
     io.stdout(`Checking ${file}\n`);
-    const res = parseRuleFile(await io.readFile(file), file, CHECK_RULES_PORTS);
+    const res = await checkFile(io, file);
     const dups = res.ok && lintDuplicates ? findDuplicateRules(res.groups) : [];
     if (!res.ok || dups.length > 0) {
       failed = true;
@@ -98,6 +98,17 @@ export async function checkRulesCommand(argv: string[], io: CheckRulesIo = proce
   if (failed && !lintOnly) return 1;
   if (failed && values['lint-fatal']) return 3;
   return 0;
+}
+
+/** Reads and parses one file; a file that cannot be read fails like an invalid one, as in promtool. */
+async function checkFile(io: CheckRulesIo, file: string): Promise<ParseRuleFileResult> {
+  let content: Uint8Array;
+  try {
+    content = await io.readFile(file);
+  } catch (e) {
+    return { ok: false, errors: [{ message: (e as Error).message, at: { line: 0, column: 0 } }] };
+  }
+  return parseRuleFile(content, file, CHECK_RULES_PORTS);
 }
 
 function usageFailure(io: CheckRulesIo, message: string): number {
