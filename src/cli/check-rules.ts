@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ParseError, parseExpr } from '../promql/index.js';
-import { checkTemplate, findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type ParseRuleFileResult, type RuleFilePorts } from '../rules/index.js';
+import { findDuplicateRules, formatDuplicateRules, formatRuleFileErrors, parseRuleFile, type ParseRuleFileResult, type RuleFilePorts } from '../rules/index.js';
+import { ruleFilePorts } from '../server/index.js';
 
 /** Usage text of `infersight check-rules`. */
 export const CHECK_RULES_USAGE = `Usage: infersight check-rules [flags] FILE...
@@ -37,19 +37,8 @@ const processIo: CheckRulesIo = {
   },
 };
 
-/** The real PromQL parser behind the validator's port (all features off, as a stock server), with Prometheus' message. */
-function parseExprPort(text: string): string | undefined {
-  try {
-    parseExpr(text);
-    return undefined;
-  } catch (e) {
-    if (e instanceof ParseError) return e.message;
-    throw e;
-  }
-}
-
-/** The ports `check-rules` validates with: the PromQL parser and Go's template parser (`src/rules/template`). */
-export const CHECK_RULES_PORTS: RuleFilePorts = { parseExpr: parseExprPort, checkTemplate };
+/** The ports `check-rules` validates with: the same as the server's (src/server/rules-wiring.ts). */
+export const CHECK_RULES_PORTS: RuleFilePorts = ruleFilePorts();
 
 /**
  * Runs `infersight check-rules`: every file is checked in order and reported as promtool 2.42

@@ -36,6 +36,7 @@ const READ_ROUTES = [
   'GET /api/v1/status/tsdb',
   'GET /api/v1/rules',
   'GET /api/v1/alerts',
+  'GET /api/v1/alertmanagers',
   'GET /api/v1/dashboards',
   'GET /api/v1/dashboards/:id',
   'GET /api/v1/dashboards/:id/grafana',

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Labels } from '../model/index.js';
 import type { MetricFamily } from '../wire/index.js';
+import type { NotifierStats, RulesSnapshot } from '../rules/index.js';
 import type { DbStats } from '../tsdb/index.js';
 
 const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'gauge', samples: [{ value }] });
@@ -136,4 +137,41 @@ export class EventLoopDelayMetrics {
   stop(): void {
     this.histogram.disable();
   }
+}
+
+/**
+ * The rule groups' and the notifier's numbers, named after Prometheus' `prometheus_rule_*` and
+ * `prometheus_notifications_*` with the `infersight_` prefix: per group (`rule_group` is
+ * `file;name`, as Prometheus writes it) and per destination.
+ */
+export function rulesMetricFamilies(s: RulesSnapshot, n: NotifierStats): MetricFamily[] {
+  const perGroup = (name: string, help: string, type: 'counter' | 'gauge', value: (g: RulesSnapshot['groups'][number]) => number): MetricFamily => ({
+    name,
+    help,
+    type,
+    samples: s.groups.map((g) => ({ labels: Labels.from({ rule_group: `${g.file};${g.name}` }), value: value(g) })),
+  });
+  const perDestination = (name: string, help: string, type: 'counter' | 'gauge', value: (d: NotifierStats['destinations'][number]) => number): MetricFamily => ({
+    name,
+    help,
+    type,
+    samples: n.destinations.map((d) => ({ labels: Labels.from({ kind: d.kind, destination: d.url }), value: value(d) })),
+  });
+  return [
+    perGroup('infersight_rule_group_iterations_total', 'Scheduled evaluations of the group, missed ones included.', 'counter', (g) => g.metrics.iterationsScheduled),
+    perGroup('infersight_rule_group_iterations_missed_total', 'Evaluations skipped because the previous one ran past them.', 'counter', (g) => g.metrics.iterationsMissed),
+    perGroup('infersight_rule_group_deadline_exceeded_total', 'Evaluations aborted because the next tick came first.', 'counter', (g) => g.metrics.deadlineExceeded),
+    perGroup('infersight_rule_evaluations_total', 'Rule evaluations.', 'counter', (g) => g.metrics.evaluations),
+    perGroup('infersight_rule_evaluation_failures_total', 'Rule evaluations that failed.', 'counter', (g) => g.metrics.evaluationFailures),
+    perGroup('infersight_rule_group_last_duration_seconds', 'How long the last evaluation of the group took.', 'gauge', (g) => g.evaluationTimeMs / 1000),
+    perGroup('infersight_rule_group_last_evaluation_samples', 'Samples the last evaluation of the group wrote.', 'gauge', (g) => g.metrics.lastSamples),
+    perGroup('infersight_rule_group_interval_seconds', 'The group\'s evaluation interval.', 'gauge', (g) => g.intervalMs / 1000),
+    gauge('infersight_notifications_alertmanagers_discovered', 'Alertmanagers the notifier sends to.', n.alertmanagersDiscovered),
+    gauge('infersight_notifications_queue_capacity', 'The most alerts each destination queues.', n.queueCapacity),
+    counter('infersight_notifications_relabel_dropped_total', 'Alerts alert_relabel_configs dropped.', n.relabelDropped),
+    perDestination('infersight_notifications_sent_total', 'Alerts delivered.', 'counter', (d) => d.sent),
+    perDestination('infersight_notifications_errors_total', 'Alerts in requests that failed.', 'counter', (d) => d.errors),
+    perDestination('infersight_notifications_dropped_total', 'Alerts given up (queue overflow, refused, stale).', 'counter', (d) => d.dropped),
+    perDestination('infersight_notifications_queue_length', 'Alerts waiting to be sent.', 'gauge', (d) => d.queueLength),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { RunningGateway } from '../gateway/index.js';
-import type { BodyReadSettings } from '../http/index.js';
-import type { Clock, Logger } from '../model/index.js';
+import { formatHostPort, type BodyReadSettings } from '../http/index.js';
+import type { Clock, Logger, UnixMs } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
 import { Engine, EngineQueryClient, durationToString, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
@@ -9,14 +9,15 @@ import type { SimApiHandlers } from '../sim/index.js';
 import type { Appendable } from '../storage/index.js';
 import { Db, DEFAULT_RETENTION_MS, type DbOptions } from '../tsdb/index.js';
 import { TEXT_CONTENT_TYPE, formatTextExposition } from '../wire/index.js';
-import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits } from './api/index.js';
+import { DEFAULT_API_LIMITS, registerApiRoutes, tsdbStatus, type ApiLimits, type RulesSource } from './api/index.js';
 import { registerFederateRoutes } from './federate.js';
 import { deferredAppendable, startServerGateway, type ServerGatewayOptions } from './gateway.js';
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
-import { EventLoopDelayMetrics, processMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
+import { EventLoopDelayMetrics, processMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
 import { staticUiHandler, type StaticUiOptions } from './static-ui.js';
 import { buildInfo, runtimeInfo } from './status-info.js';
 import { wireWebSecurity, type WebOptions } from './web-security.js';
@@ -67,6 +68,11 @@ export interface ServeOptions {
   backfill?: ServerBackfill;
   /** Authentication, TLS, CORS, lifecycle and admin API switches (src/server/web-security.ts, docs/security.md). */
   web?: WebOptions;
+  /**
+   * Rules and alerting (`rule_files`, `alerting:` and `global` of the `scrape.configFile`,
+   * src/server/rules-wiring.ts): the external URL alerts link back to, and test seams.
+   */
+  rules?: Pick<RulesWiringOptions, 'timers' | 'notifier' | 'ruleFileFs'> & { readonly externalURL?: string };
 }
 
 /** See `ServeOptions.backfill`. */
@@ -74,6 +80,11 @@ export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
   readonly description: string;
   run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
+  /**
+   * Where the backfill's span starts: once it is written, the rules are evaluated over
+   * `[rulesFromMs, now]` as if they had run live (Prometheus' rule backfill), before they start.
+   */
+  readonly rulesFromMs?: UnixMs;
 }
 
 /** A running Infersight server. */
@@ -87,7 +98,9 @@ export interface RunningServer {
   db(): Db | null;
   /** The query client over the embedded engine and store; null until the store is open. */
   queryClient(): QueryClient | null;
-  /** Re-reads the web configuration, tokens and scrape configuration files (SIGHUP); rejects, keeping the old ones, when one is invalid. */
+  /** The rules and alerts being evaluated (`/api/v1/rules` shows the same). */
+  readonly rules: RulesWiring;
+  /** Re-reads the web configuration, tokens, scrape configuration and rule files (SIGHUP); rejects, keeping the old ones, when one is invalid. */
   reloadConfig(): Promise<void>;
   /** Resolves once the server is ready: the store open and the backfill, if any, written (rejects when opening failed). */
   readonly ready: Promise<void>;
@@ -129,6 +142,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const engine = new Engine({ ...o.engine, now: o.clock });
   const retention = { ms: o.storage.retentionMs ?? DEFAULT_RETENTION_MS, bytes: o.storage.retentionBytes ?? 0 };
   const routes: Routes = new Map();
+  let rulesSource: RulesSource | null = null;
   routes.set('GET /-/healthy', (_req, res) => sendText(res, 200, 'Infersight is Healthy.\n'));
   let backfilling = o.backfill !== undefined;
   routes.set('GET /-/ready', (_req, res) =>
@@ -142,6 +156,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   routes.set('GET /metrics', (_req, res) => {
     const families = [...processMetricFamilies(started), ...loopDelay.families()];
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
+    if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   const queryClient = (): QueryClient | null =>
@@ -160,6 +175,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     clock: o.clock,
     logger: o.logger,
     bodyRead: o.bodyRead,
+    rules: () => rulesSource,
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -179,8 +195,21 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
+  // Rules and alerting from the same file (an invalid rule file stops the start too).
+  const rules = await wireRules({
+    configFile: o.scrape?.configFile,
+    parserOptions: engine.parserOptions,
+    logger: o.logger,
+    clock: o.clock,
+    ...o.rules,
+    externalURL: () => o.rules?.externalURL ?? `http://${formatHostPort(http.address)}`,
+  });
+  rulesSource = rules.source();
   // --web.* (an invalid file stops the start): one guard for every listener, lifecycle and admin routes.
-  const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, () => scraping.reload());
+  const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, async () => {
+    await scraping.reload();
+    await rules.reload();
+  });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
   const http = await listen(o.listen, routes, o.logger, { maxHeaderBytes: 1024 * 1024, fallback, security: web.security });
@@ -223,6 +252,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
       });
     }
+    // Rules over the backfilled span, as if they had run live, then live from here on. They
+    // write their catalog-named series straight into the store.
+    if (db !== null && client !== null && !aborting.signal.aborted) {
+      const from = b?.rulesFromMs;
+      if (from !== undefined) {
+        await rules.replay(db, client, from, o.clock()).then(
+          (n) => o.logger.info('rules replayed over the backfill', { evaluations: String(n) }),
+          (e: unknown) => o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) }),
+        );
+      }
+      await rules.start(db, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+    }
     backfilling = false;
   });
   void ready.then(
@@ -239,6 +280,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     gateway,
     db: () => db,
     queryClient,
+    rules,
     reloadConfig: () => web.reload(),
     ready,
     close: () =>
@@ -249,6 +291,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await ready.catch(() => undefined);
         await gateway?.close();
         await scraping.close();
+        await rules.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),

@@ -98,7 +98,8 @@ remote_write: [{url: http://x}]
     expect(j.fileSdConfigs).toEqual([{ files: ['/etc/infersight/targets/*.json'], refreshIntervalMs: 60_000 }]);
     expect(j.relabelConfigs).toHaveLength(1);
     expect(j.metricRelabelConfigs[0].action).toBe('drop');
-    expect(c.ignoredSections).toEqual(['rule_files', 'remote_write']);
+    // rule_files is read by the rules engine (src/server/rules-wiring.ts), not ignored.
+    expect(c.ignoredSections).toEqual(['remote_write']);
   });
 
   it('turns bearer_token into a Bearer authorization; authorization defaults to Bearer', () => {

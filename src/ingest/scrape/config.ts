@@ -69,7 +69,9 @@ export const DEFAULT_SCRAPE_LIMITS = {
   labelValueLengthLimit: 4096,
 } as const;
 
-const IGNORED_SECTIONS = ['rule_files', 'alerting', 'remote_write', 'remote_read', 'storage', 'tracing'];
+const IGNORED_SECTIONS = ['remote_write', 'remote_read', 'storage', 'tracing'];
+/** Sections the rules engine reads from the same file (src/server/rules-wiring.ts). */
+const RULES_SECTIONS = ['rule_files', 'alerting'];
 const SUPPORTED_SD = ['static_configs', 'file_sd_configs'];
 const UNSUPPORTED_SD = [
   'azure_sd_configs', 'consul_sd_configs', 'digitalocean_sd_configs', 'docker_sd_configs', 'dockerswarm_sd_configs', 'dns_sd_configs',
@@ -95,8 +97,9 @@ function parseLabelMap(node: YamlNode): Labels {
 
 function parseGlobal(node: YamlNode | undefined): GlobalConfig {
   if (node === undefined || node.isNull()) return DEFAULT_GLOBAL;
-  const f = node.struct('config.GlobalConfig', ['scrape_interval', 'scrape_timeout', 'evaluation_interval', 'external_labels', 'query_log_file']);
+  const f = node.struct('config.GlobalConfig', ['scrape_interval', 'scrape_timeout', 'evaluation_interval', 'rule_query_offset', 'external_labels', 'query_log_file']);
   f.query_log_file?.string();
+  f.rule_query_offset?.duration();
   const interval = f.scrape_interval?.duration() || DEFAULT_GLOBAL.scrapeIntervalMs;
   const timeoutGiven = f.scrape_timeout?.duration() ?? 0;
   if (timeoutGiven > interval) node.fail('global scrape timeout greater than scrape interval');
@@ -164,7 +167,7 @@ function parseScrapeConfig(node: YamlNode, global: GlobalConfig, dir: string): S
  */
 export function parseScrapeConfigFile(text: string, dir = '.'): ScrapeConfigFile {
   const root = parseYamlDocument(text);
-  const f = root.struct('config.Config', ['global', 'scrape_configs', 'scrape_config_files', ...IGNORED_SECTIONS]);
+  const f = root.struct('config.Config', ['global', 'scrape_configs', 'scrape_config_files', ...RULES_SECTIONS, ...IGNORED_SECTIONS]);
   if (f.scrape_config_files !== undefined) f.scrape_config_files.fail('scrape_config_files is not supported by Infersight');
   const global = parseGlobal(f.global);
   const scrapeConfigs: ScrapeConfig[] = [];

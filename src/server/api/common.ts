@@ -9,6 +9,7 @@ import { ApiError, goQuote, invalidParam, nsToMs, parseDurationNs, parseTime } f
 import { describeError, respond, respondError, type ApiResult } from './respond.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './stream.js';
 import type { StatusSources } from './status.js';
+import type { RulesSource } from './rules.js';
 
 /** Limits on what one API request may carry. */
 export interface ApiLimits {
@@ -44,6 +45,8 @@ export interface ApiDeps {
   readonly logger: Logger;
   /** Form body time limits and their timers (default 30 s idle, 60 s in all; tests inject timers). */
   readonly bodyRead?: BodyReadSettings;
+  /** The rules and alerts `/api/v1/rules`, `/api/v1/alerts` and `/api/v1/alertmanagers` show; none when absent or null. */
+  readonly rules?: () => RulesSource | null;
 }
 
 /** One API request as a handler sees it. */

@@ -5,12 +5,13 @@
 import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
 import { dashboardHandlers } from './dashboards.js';
-import { registerRulesFallback } from './rules-fallback.js';
+import { rulesHandlers } from './rules.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
 import { statusHandlers } from './status.js';
 
 export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
+export type { RulesSource } from './rules.js';
 export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
 export { tsdbStatus } from './tsdb-status.js';
 
@@ -18,6 +19,7 @@ export { tsdbStatus } from './tsdb-status.js';
 export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const status = statusHandlers(deps);
   const dashboards = dashboardHandlers(deps);
+  const rules = rulesHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -32,6 +34,9 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/status/runtimeinfo', ['GET'], status.runtimeinfo],
     ['/api/v1/status/flags', ['GET'], status.flags],
     ['/api/v1/status/tsdb', ['GET'], status.tsdb],
+    ['/api/v1/rules', ['GET'], rules.rules],
+    ['/api/v1/alerts', ['GET'], rules.alerts],
+    ['/api/v1/alertmanagers', ['GET'], rules.alertmanagers],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],
@@ -41,5 +46,4 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     for (const m of methods) routes.set(`${m} ${path}`, handler);
     routes.set(`OPTIONS ${path}`, preflight);
   }
-  registerRulesFallback(routes, deps);
 }
