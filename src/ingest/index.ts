@@ -9,4 +9,4 @@ export { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 export { header, type IngestHeaders, type IngestRequest, type IngestResponse } from './response.js';
 export { RemoteWriteReceiver, remoteWriteProto, type RemoteWriteReceiverOptions } from './remote-write.js';
 export { OtlpReceiver, otlpEncoding, type OtlpReceiverOptions } from './otlp/receiver.js';
-export { formatFloatF, labelName, metricName, unitSuffixes, type MetricKind } from './otlp/names.js';
+export { labelName, metricName, unitSuffixes, type MetricKind } from './otlp/names.js';

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArraySeriesIterator, collectSamples } from './iterator.js';
 import { STALE_NAN, isStaleNaN } from './sample.js';
-import { parseDurationMs } from './time.js';
-
-describe('parseDurationMs', () => {
-  it.each([
-    ['15d', 15 * 86_400_000],
-    ['1h30m', 5_400_000],
-    ['500ms', 500],
-    ['2w', 1_209_600_000],
-    ['1y', 31_536_000_000],
-    ['0s', 0],
-    ['', undefined],
-    ['15', undefined],
-    ['1h30', undefined],
-    ['-1h', undefined],
-    ['1.5h', undefined],
-    ['forever', undefined],
-  ])('%j → %s', (text, want) => expect(parseDurationMs(text)).toBe(want));
-});
 
 describe('stale marker', () => {
   it('is recognised by its exact bits only', () => {

@@ -11,9 +11,7 @@ export {
 } from './engine-query-client.js';
 export {
   ParseError,
-  durationToString,
   exprToString,
-  goQuote,
   parseExpr,
   parseMetric,
   parseMetricSelector,
