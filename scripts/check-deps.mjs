@@ -37,7 +37,8 @@ const ALLOWED = {
   tsdb: ['model', 'storage'],
   promql: ['model', 'storage', 'query'],
   ingest: ['model', 'wire', 'storage', 'http', 'config'],
-  gateway: ['model', 'wire', 'storage', 'http'],
+  // semconv is pure data: the gateway writes catalog names, types and help texts from it.
+  gateway: ['model', 'wire', 'semconv', 'storage', 'http'],
   sim: ['model', 'wire', 'semconv', 'http'],
   fleet: VIEW_DEPS,
   // Rules read through a QueryClient and write through an Appendable: docs/design/rules-module.md.
