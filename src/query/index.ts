@@ -21,12 +21,14 @@ export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,
   type ActiveAlert,
+  type ActiveTarget,
   type AlertRuleState,
   type AlertingRule,
   type AlertsData,
   type ApiFailure,
   type ApiResponse,
   type ApiSuccess,
+  type DroppedTarget,
   type ErrorType,
   type InstantQueryData,
   type InstantSample,
@@ -42,4 +44,7 @@ export {
   type RuleHealth,
   type RulesData,
   type SamplePair,
+  type TargetDiscovery,
+  type TargetHealth,
+  type TargetMetadata,
 } from './wire.js';
