@@ -4,7 +4,7 @@
  */
 import type { Labels, UnixMs } from '../model/index.js';
 import type { TargetDiscovery, TargetMetadata } from '../query/index.js';
-import type { ScrapeManager, Target } from '../ingest/scrape/index.js';
+import type { ScrapeManager, Target } from '../ingest/index.js';
 
 /** How the server is reached from outside, for `globalUrl` (Prometheus' `GlobalURLOptions`). */
 export interface GlobalUrlOptions {
