@@ -62,7 +62,7 @@ const ALLOWED = {
 };
 
 /** The values of src/storage's error registry: code that may take only types still needs these. */
-const STORAGE_ERROR_VALUES = ['StorageError', 'StorageErrorCode', 'isStorageError'];
+const STORAGE_ERROR_VALUES = ['STORAGE_ERRORS', 'StorageError', 'StorageErrorCode', 'isStorageError'];
 
 /**
  * Edges that may carry types only (`import type`, `type X` specifiers), apart from the listed

@@ -4,7 +4,7 @@
  * scrape manager (`scrape/`, whose own index lists its surface).
  */
 export { CardinalityTracker } from './cardinality.js';
-export { IngestError, IngestErrorCode, ingestStatusFor } from './errors.js';
+export { INGEST_ERRORS, IngestError, IngestErrorCode, ingestStatusFor } from './errors.js';
 export { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits.js';
 export { header, type IngestHeaders, type IngestRequest, type IngestResponse } from './response.js';
 export { RemoteWriteReceiver, remoteWriteProto, type RemoteWriteReceiverOptions } from './remote-write.js';

@@ -25,3 +25,14 @@ export {
 export { systemTimers, type Timers } from './timers.js';
 export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';
+export {
+  codesOf,
+  errorStatus,
+  isCodedError,
+  specsByCode,
+  type CodedError,
+  type ErrorCodes,
+  type ErrorRegistry,
+  type ErrorSpec,
+  type PrometheusErrorType,
+} from './errors.js';

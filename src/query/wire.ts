@@ -4,18 +4,10 @@
  * (`"1.5"`, `"+Inf"`, `"NaN"`) and timestamps are Unix seconds as JSON numbers, exactly as on the
  * wire, so that a result read from a remote server and one computed in process compare equal.
  */
+import type { PrometheusErrorType } from '../model/index.js';
 
-/** Prometheus' `errorType` values, plus `bad_response` for answers that are not the API's JSON. */
-export type ErrorType =
-  | 'bad_data'
-  | 'execution'
-  | 'timeout'
-  | 'canceled'
-  | 'internal'
-  | 'unavailable'
-  | 'not_found'
-  | 'not_acceptable'
-  | 'bad_response';
+/** Prometheus' `errorType` values (`src/model`'s `PrometheusErrorType`), plus `bad_response` for answers that are not the API's JSON. */
+export type ErrorType = PrometheusErrorType | 'bad_response';
 
 /** Every `ErrorType`, in the order above. */
 export const ERROR_TYPES: readonly ErrorType[] = [
