@@ -3,7 +3,7 @@
  * fetch-based `HttpQueryClient`. Runs in browsers and Node; imports only `src/model` types.
  */
 export type { LabelOptions, MetadataOptions, QueryClient, QueryOptions, QueryResponse, RequestOptions, SeriesOptions } from './client.js';
-export { QueryClientError, errorTypeForHttpStatus, httpStatusForErrorType, isQueryClientError } from './errors.js';
+export { ERROR_TYPE_MEANINGS, QueryClientError, errorTypeForHttpStatus, httpStatusForErrorType, isQueryClientError } from './errors.js';
 export {
   formatDurationParam,
   formatSampleValue,
