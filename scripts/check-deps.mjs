@@ -8,6 +8,10 @@
 // `testing/` or `testdata/` folder) may do in addition: import `vitest` and `fast-check`, and
 // import the `testing/` helpers of its own module and of the modules its module may import.
 //
+// An import from another module goes through that module's public surface, `src/<module>/index.ts`
+// (web/ is not checked for this yet); only `testing/` helpers and `testdata/` files are imported
+// by their own path.
+//
 // Violations print one per line, `src/a/x.ts: imports src/tsdb (tsdb may not be imported by a)`,
 // and the exit code is 1. Docs: docs/architecture.md.
 import { builtinModules } from 'node:module';
@@ -37,7 +41,8 @@ const ALLOWED = {
   tsdb: ['model', 'storage'],
   promql: ['model', 'storage', 'query'],
   ingest: ['model', 'wire', 'storage', 'http', 'config'],
-  gateway: ['model', 'wire', 'storage', 'http'],
+  // semconv is pure data: the gateway writes catalog names, types and help texts from it.
+  gateway: ['model', 'wire', 'semconv', 'storage', 'http'],
   sim: ['model', 'wire', 'semconv', 'http'],
   fleet: VIEW_DEPS,
   // Rules read through a QueryClient and write through an Appendable: docs/design/rules-module.md.
@@ -57,7 +62,7 @@ const ALLOWED = {
 };
 
 /** The values of src/storage's error registry: code that may take only types still needs these. */
-const STORAGE_ERROR_VALUES = ['StorageError', 'StorageErrorCode', 'isStorageError'];
+const STORAGE_ERROR_VALUES = ['STORAGE_ERRORS', 'StorageError', 'StorageErrorCode', 'isStorageError'];
 
 /**
  * Edges that may carry types only (`import type`, `type X` specifiers), apart from the listed
@@ -466,6 +471,20 @@ function isTestCode(relPath) {
   return /\.test\.[cm]?tsx?$/.test(relPath) || parts.includes('testing') || parts.includes('testdata');
 }
 
+/**
+ * Whether `target` (a resolved `src/<module>/...` path) is `<module>`'s public surface: its
+ * `index.ts`, written as `index.js` (or `index.ts`, `index`) in a specifier.
+ */
+function isModuleIndex(target) {
+  return /^src\/[^/]+\/index(?:\.[cm]?[jt]s)?$/.test(target);
+}
+
+/** Paths that other modules import by their own path: shared test helpers and test data. */
+function isImportedByPath(target) {
+  const parts = target.split('/');
+  return parts.includes('testing') || parts.includes('testdata');
+}
+
 /** A module's shared test helpers live in `src/<module>/testing/`. */
 function isTestHelper(relPath) {
   return relPath.split('/').includes('testing');
@@ -556,6 +575,10 @@ function main() {
       if (allowedTargets === undefined) continue; // unknown module: reported once below
       if (!allowedTargets.includes(targetModule)) {
         violations.add(`${rel}: imports src/${targetModule} (${targetModule} may not be imported by ${from})`);
+        continue;
+      }
+      if (!isWeb && !isModuleIndex(target) && !isImportedByPath(target)) {
+        violations.add(`${rel}: imports ${target} (bypasses src/${targetModule}/index.ts, the module's public surface)`);
         continue;
       }
       const valuesAllowed =

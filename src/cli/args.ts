@@ -1,4 +1,4 @@
-import { parseDurationMs } from '../model/index.js';
+import { parseDurationMs, type DurationMs } from '../model/index.js';
 import { SCENARIOS } from '../sim/index.js';
 
 /**
@@ -33,8 +33,12 @@ export function parseBytes(text: string): number {
   return Math.floor(Number(m[1]) * unit);
 }
 
-/** Parses a Prometheus duration (`15d`, `1h30m`) or throws a `UsageError` naming the flag. */
-export function parseDurationFlag(flag: string, text: string): number {
+/**
+ * Parses a Prometheus duration (`15d`, `1h30m`) exactly as Prometheus' own duration flags do
+ * (`model.ParseDuration`: units in decreasing order, so `1s1h` is refused), or throws a
+ * `UsageError` naming the flag.
+ */
+export function parseDurationFlag(flag: string, text: string): DurationMs {
   const ms = parseDurationMs(text);
   if (ms === undefined) throw new UsageError(`invalid duration for --${flag}: ${JSON.stringify(text)} (examples: 15d, 12h, 30m)`);
   return ms;

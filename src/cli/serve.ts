@@ -3,7 +3,7 @@ import { systemClock } from '../model/index.js';
 import { loadGatewayConfigFile } from '../gateway/index.js';
 import { compileCorsOrigin, loadTokens, loadWebConfig, parseListenAddress } from '../http/index.js';
 import { LogfmtLogger, startServer, type ServerGatewayOptions } from '../server/index.js';
-import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
+import { loadScrapeConfigFile } from '../ingest/index.js';
 import type { EngineOptions } from '../promql/index.js';
 import type { FsyncPolicy } from '../tsdb/index.js';
 import { INGEST_FLAG_OPTIONS, INGEST_USAGE, ingestLimitsFromFlags } from './ingest-flags.js';

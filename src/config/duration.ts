@@ -1,47 +1,26 @@
-import type { DurationMs } from '../model/index.js';
-
-/** Prometheus' duration syntax (`model.ParseDuration`): units in decreasing order, each at most once. */
-const DURATION_RE = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
-const UNIT_MS = [31_536_000_000, 604_800_000, 86_400_000, 3_600_000, 60_000, 1000, 1];
+import { DurationSyntaxError, goQuote, parseDuration, type DurationMs } from '../model/index.js';
 
 /**
- * Parses a duration exactly as Prometheus' configuration does (`1m30s`, `500ms`, `0`); units must
- * appear in decreasing order. Throws an `Error` worded like Prometheus' on anything else.
+ * Parses a duration of a configuration or rule file with `src/model`'s `parseDuration` (the one
+ * strict implementation of Prometheus' `model.ParseDuration`: `1m30s`, `500ms`, `0`; units in
+ * decreasing order, each at most once, so `1s1h` is refused). Throws `DurationSyntaxError` worded
+ * as Prometheus 2.42's configuration loader words it (what promtool 2.42, the reference peer,
+ * prints): that version checked durations with one regular expression, so an unknown unit reads
+ * `not a valid duration string: "1x"` like every other malformed text.
  */
 export function parsePromDuration(text: string): DurationMs {
-  if (text === '0') return 0;
-  if (text === '') throw new Error('empty duration string');
-  const m = DURATION_RE.exec(text);
-  if (m === null) throw new Error(`not a valid duration string: ${JSON.stringify(text)}`);
-  let total = 0;
-  for (let i = 0; i < UNIT_MS.length; i++) if (m[i + 1] !== undefined) total += Number(m[i + 1]) * UNIT_MS[i];
-  if (!Number.isSafeInteger(total)) throw new Error('duration out of range');
-  return total;
+  try {
+    return parseDuration(text);
+  } catch (err) {
+    if (err instanceof DurationSyntaxError && err.reason === 'unknown-unit') {
+      throw new DurationSyntaxError(`not a valid duration string: ${goQuote(text)}`, 'syntax');
+    }
+    throw err;
+  }
 }
 
 /**
- * Formats a duration as Prometheus' `model.Duration.String()` does: `15s`, `1m30s`, `1h`, `0s`;
- * years and weeks only when they divide the duration exactly.
+ * Formats a duration as Prometheus' `model.Duration.String()` does (`15s`, `1m30s`, `0s`): the
+ * name the configuration code uses for `src/model`'s `formatDuration`.
  */
-export function formatPromDuration(ms: DurationMs): string {
-  if (ms === 0) return '0s';
-  const units: [string, number, boolean][] = [
-    ['y', UNIT_MS[0], true],
-    ['w', UNIT_MS[1], true],
-    ['d', UNIT_MS[2], false],
-    ['h', UNIT_MS[3], false],
-    ['m', UNIT_MS[4], false],
-    ['s', UNIT_MS[5], false],
-    ['ms', 1, false],
-  ];
-  let rest = ms;
-  let out = '';
-  for (const [unit, size, exact] of units) {
-    if (exact && rest % size !== 0) continue;
-    if (rest >= size) {
-      out += `${Math.floor(rest / size)}${unit}`;
-      rest %= size;
-    }
-  }
-  return out;
-}
+export { formatDuration as formatPromDuration } from '../model/index.js';

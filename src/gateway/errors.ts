@@ -5,12 +5,21 @@
  * them); the message is for people and may change.
  */
 import type { ServerResponse } from 'node:http';
+import { codesOf, type ErrorRegistry, type ErrorSpec } from '../model/index.js';
 
-/** Stable codes of errors the gateway throws across a module boundary. */
-export const GatewayErrorCode = {
-  /** The configuration file or value is invalid; the message names the field. */
-  CONFIG: 'ERR_GATEWAY_CONFIG',
-} as const;
+/** The registry of the stable codes of errors the gateway throws across a module boundary (docs/errors.md is generated from it). */
+export const GATEWAY_ERRORS = {
+  CONFIG: {
+    code: 'ERR_GATEWAY_CONFIG',
+    meaning: 'The gateway configuration is invalid; the message names the field (`models[0].replicas[1].url: want an http:// URL`).',
+    status: null,
+    errorType: null,
+    note: 'The command exits 1.',
+  },
+} as const satisfies ErrorRegistry;
+
+/** The codes of `GATEWAY_ERRORS` by key. */
+export const GatewayErrorCode = codesOf(GATEWAY_ERRORS);
 
 /** One of the codes in `GatewayErrorCode`. */
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
@@ -24,6 +33,11 @@ export class GatewayConfigError extends Error {
   ) {
     super(path === '' ? `gateway config: ${message}` : `gateway config: ${path}: ${message}`);
     this.name = 'GatewayConfigError';
+  }
+
+  /** The registry entry of `code`. */
+  get spec(): ErrorSpec {
+    return GATEWAY_ERRORS.CONFIG;
   }
 }
 

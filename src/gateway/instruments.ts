@@ -4,8 +4,32 @@
  * unlabelled scope for requests that name no known model. Hot instruments are created up front;
  * rare ones (by error class, finish reason, ...) on first use.
  */
-import { GATEWAY_JOB, GATEWAY_METRICS as M, DURATION_BUCKETS, ITL_BUCKETS, OVERHEAD_BUCKETS, TOKEN_BUCKETS, TTFT_BUCKETS } from './metric-names.js';
+import { METRIC, catalogMetric } from '../semconv/index.js';
+import { GATEWAY_JOB, DURATION_BUCKETS, ITL_BUCKETS, OVERHEAD_BUCKETS, TOKEN_BUCKETS, TTFT_BUCKETS } from './buckets.js';
 import type { Counter, Gauge, Histogram, MetricsRegistry } from './metrics.js';
+
+/**
+ * Every catalog metric the gateway writes, by role. Types, labels and help texts are the
+ * catalog's; test/gateway/catalog-names.test.ts checks that these are all the catalog metrics
+ * whose producer is the gateway, and that a busy gateway writes only catalog labels.
+ */
+export const GATEWAY_METRICS = {
+  ttft: METRIC.LLM_CLIENT_TIME_TO_FIRST_TOKEN_SECONDS,
+  itl: METRIC.LLM_CLIENT_INTER_TOKEN_LATENCY_SECONDS,
+  duration: METRIC.LLM_CLIENT_REQUEST_DURATION_SECONDS,
+  modelLatency: METRIC.LLM_CLIENT_MODEL_LATENCY_SECONDS,
+  overhead: METRIC.LLM_CLIENT_OVERHEAD_LATENCY_SECONDS,
+  tokens: METRIC.LLM_CLIENT_REQUEST_TOKENS,
+  requests: METRIC.LLM_CLIENT_REQUESTS_TOTAL,
+  inFlight: METRIC.LLM_CLIENT_REQUESTS_IN_FLIGHT,
+  midStreamErrors: METRIC.LLM_CLIENT_MID_STREAM_ERRORS_TOTAL,
+  errors: METRIC.LLM_CLIENT_ERRORS_TOTAL,
+  finished: METRIC.LLM_CLIENT_REQUESTS_FINISHED_TOTAL,
+  routing: METRIC.LLM_GATEWAY_ROUTING_DECISIONS_TOTAL,
+  ejections: METRIC.LLM_GATEWAY_REPLICA_EJECTIONS_TOTAL,
+  healthy: METRIC.LLM_GATEWAY_REPLICA_HEALTHY,
+} as const;
+const M = GATEWAY_METRICS;
 
 /** A response's status class as the catalog spells it. */
 export type StatusClass = '2xx' | '4xx' | '429' | '5xx';
@@ -47,11 +71,11 @@ export class ScopeInstruments {
   ) {
     this.labels = { ...labels, job: GATEWAY_JOB };
     const path = (stream: string): Record<StatusClass, Counter> => {
-      const req = (status_class: StatusClass): Counter => reg.counter(M.requests.name, { ...this.labels, stream, status_class });
+      const req = (status_class: StatusClass): Counter => reg.counter(M.requests, { ...this.labels, stream, status_class });
       return { '2xx': req('2xx'), '4xx': req('4xx'), '429': req('429'), '5xx': req('5xx') };
     };
     this.requests = [path('false'), path('true')];
-    this.inFlight = replica ? reg.gauge(M.inFlight.name, this.labels) : null;
+    this.inFlight = replica ? reg.gauge(M.inFlight, this.labels) : null;
   }
 
   /** The latency histograms of the streaming (`true`) or non-streaming path, created on first use. */
@@ -61,11 +85,11 @@ export class ScopeInstruments {
     if (p === null) {
       const l = { ...this.labels, stream: String(stream) };
       p = {
-        ttft: stream ? this.reg.histogram(M.ttft.name, TTFT_BUCKETS, l) : null,
-        itl: stream ? this.reg.histogram(M.itl.name, ITL_BUCKETS, l) : null,
-        duration: this.reg.histogram(M.duration.name, DURATION_BUCKETS, l),
-        modelLatency: this.reg.histogram(M.modelLatency.name, DURATION_BUCKETS, l),
-        overhead: this.reg.histogram(M.overhead.name, OVERHEAD_BUCKETS, l),
+        ttft: stream ? this.reg.histogram(M.ttft, TTFT_BUCKETS, l) : null,
+        itl: stream ? this.reg.histogram(M.itl, ITL_BUCKETS, l) : null,
+        duration: this.reg.histogram(M.duration, DURATION_BUCKETS, l),
+        modelLatency: this.reg.histogram(M.modelLatency, DURATION_BUCKETS, l),
+        overhead: this.reg.histogram(M.overhead, OVERHEAD_BUCKETS, l),
       };
       this.latencies[i] = p;
     }
@@ -84,27 +108,27 @@ export class ScopeInstruments {
 
   /** `llm_client_errors_total{error_class}`. */
   error(errorClass: string): Counter {
-    return this.counter(M.errors.name, { error_class: errorClass });
+    return this.counter(M.errors, { error_class: errorClass });
   }
 
   /** `llm_client_mid_stream_errors_total{error_class}`. */
   midStreamError(errorClass: string): Counter {
-    return this.counter(M.midStreamErrors.name, { error_class: errorClass });
+    return this.counter(M.midStreamErrors, { error_class: errorClass });
   }
 
   /** `llm_client_requests_finished_total{finish_reason}`. */
   finished(reason: string): Counter {
-    return this.counter(M.finished.name, { finish_reason: reason });
+    return this.counter(M.finished, { finish_reason: reason });
   }
 
   /** `llm_gateway_routing_decisions_total{decision,attempt}`. */
   routing(decision: string, attempt: 'first' | 'retry'): Counter {
-    return this.counter(M.routing.name, { decision, attempt });
+    return this.counter(M.routing, { decision, attempt });
   }
 
   /** `llm_gateway_replica_ejections_total{reason}`. */
   ejection(reason: string): Counter {
-    return this.counter(M.ejections.name, { reason });
+    return this.counter(M.ejections, { reason });
   }
 
   /** `llm_client_request_tokens{token_type,usage}`. */
@@ -112,7 +136,7 @@ export class ScopeInstruments {
     const key = `tokens ${tokenType} ${usage}`;
     let h = this.lazy.get(key) as Histogram | undefined;
     if (h === undefined) {
-      h = this.reg.histogram(M.tokens.name, TOKEN_BUCKETS, { ...this.labels, token_type: tokenType, usage });
+      h = this.reg.histogram(M.tokens, TOKEN_BUCKETS, { ...this.labels, token_type: tokenType, usage });
       this.lazy.set(key, h);
     }
     return h;
@@ -120,11 +144,11 @@ export class ScopeInstruments {
 
   /** `llm_gateway_replica_healthy` (replica scopes only). */
   healthy(): Gauge {
-    return this.reg.gauge(M.healthy.name, this.labels);
+    return this.reg.gauge(M.healthy, this.labels);
   }
 }
 
-/** Registers the help texts of every gateway metric. */
+/** Registers the help texts of every gateway metric: the catalog's. */
 export function describeGatewayMetrics(reg: MetricsRegistry): void {
-  for (const d of Object.values(M)) reg.describe(d.name, d.help);
+  for (const name of Object.values(M)) reg.describe(name, catalogMetric(name)?.help ?? name);
 }

@@ -4,9 +4,9 @@
  * rendered as text exposition for `GET /metrics`. Instruments are created once per label set and
  * kept by the caller, so the request path touches no map.
  */
-import { Labels, STALE_NAN, type UnixMs } from '../model/index.js';
+import { Labels, STALE_NAN, formatGoFloatG, type UnixMs } from '../model/index.js';
 import { StorageError, type Appender, type SeriesRef } from '../storage/index.js';
-import { formatFloat, type MetricFamily } from '../wire/index.js';
+import type { MetricFamily } from '../wire/index.js';
 
 /** A monotonically increasing count. */
 export class Counter {
@@ -132,7 +132,7 @@ export class MetricsRegistry {
     if (s.inst.kind !== 'histogram') s.out = [named(s.name)];
     else {
       const b = s.inst.m.bounds;
-      s.out = [...b.map((le) => named(`${s.name}_bucket`, ['le', formatFloat(le)])), named(`${s.name}_bucket`, ['le', '+Inf']), named(`${s.name}_sum`), named(`${s.name}_count`)];
+      s.out = [...b.map((le) => named(`${s.name}_bucket`, ['le', formatGoFloatG(le)])), named(`${s.name}_bucket`, ['le', '+Inf']), named(`${s.name}_sum`), named(`${s.name}_count`)];
     }
     return s.out;
   }
@@ -219,7 +219,7 @@ export class MetricsRegistry {
       s.labels.forEach((n, v) => pairs.push(n, v));
       for (let i = 0; i < h.counts.length; i++) {
         cum += h.counts[i];
-        f.samples.push({ suffix: '_bucket', labels: Labels.fromPairs([...pairs, 'le', i < h.bounds.length ? formatFloat(h.bounds[i]) : '+Inf']), value: cum });
+        f.samples.push({ suffix: '_bucket', labels: Labels.fromPairs([...pairs, 'le', i < h.bounds.length ? formatGoFloatG(h.bounds[i]) : '+Inf']), value: cum });
       }
       f.samples.push({ suffix: '_sum', labels: s.labels, value: h.sum }, { suffix: '_count', labels: s.labels, value: h.count });
     }

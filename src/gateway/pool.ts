@@ -6,7 +6,7 @@
 import type { UnixMs } from '../model/index.js';
 import { REPLICA_LABELS, type GatewayConfig, type ModelConfig, type ReplicaConfig } from './config.js';
 import { ScopeInstruments } from './instruments.js';
-import { GATEWAY_JOB } from './metric-names.js';
+import { GATEWAY_JOB } from './buckets.js';
 import { ModelLimits } from './limits.js';
 import type { MetricsRegistry } from './metrics.js';
 

@@ -13,3 +13,4 @@ export { requestUrl } from './request-url.js';
 export { clientCertProblem, createWebServer, secureContextOptions, type ReloadableServer, type WebServerOptions } from './server.js';
 export { EMPTY_TOKENS, SCOPES, loadTokens, parseTokens, type Scope, type TokenEntry, type TokensFile } from './tokens.js';
 export { EMPTY_WEB_CONFIG, WebConfigError, loadWebConfig, parseWebConfig, type ClientAuthType, type TlsServerConfig, type TlsVersion, type WebConfig } from './web-config.js';
+export { HTTP_ERRORS, HttpErrorCode } from './errors.js';

@@ -8,12 +8,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { parseDurationMs, type DurationMs } from '../model/index.js';
+import { parseDurationMs, type DurationMs, type ErrorSpec } from '../model/index.js';
+import { HTTP_ERRORS } from './errors.js';
 
 /** An invalid web configuration or tokens file; the message names the field. */
 export class WebConfigError extends Error {
   /** Stable code for callers that map errors (docs/errors.md). */
-  readonly code = 'ERR_WEB_CONFIG';
+  readonly code = HTTP_ERRORS.WEB_CONFIG.code;
+
+  /** The registry entry of `code`. */
+  get spec(): ErrorSpec {
+    return HTTP_ERRORS.WEB_CONFIG;
+  }
 }
 
 /** Go's `tls.ClientAuthType` names, as the file spells them. */

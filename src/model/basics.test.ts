@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArraySeriesIterator, collectSamples } from './iterator.js';
+import { codesOf, errorStatus, isCodedError, specsByCode, type ErrorRegistry, type ErrorSpec } from './errors.js';
 import { STALE_NAN, isStaleNaN } from './sample.js';
-import { parseDurationMs } from './time.js';
-
-describe('parseDurationMs', () => {
-  it.each([
-    ['15d', 15 * 86_400_000],
-    ['1h30m', 5_400_000],
-    ['500ms', 500],
-    ['2w', 1_209_600_000],
-    ['1y', 31_536_000_000],
-    ['0s', 0],
-    ['', undefined],
-    ['15', undefined],
-    ['1h30', undefined],
-    ['-1h', undefined],
-    ['1.5h', undefined],
-    ['forever', undefined],
-  ])('%j → %s', (text, want) => expect(parseDurationMs(text)).toBe(want));
-});
 
 describe('stale marker', () => {
   it('is recognised by its exact bits only', () => {
@@ -42,5 +25,32 @@ describe('ArraySeriesIterator', () => {
     expect(it.next()).toBe(false);
     expect(it.seek(0)).toBe(false);
     expect(collectSamples(new ArraySeriesIterator(Float64Array.of(1), Float64Array.of(2)))).toEqual([{ tMs: 1, value: 2 }]);
+  });
+});
+
+describe('error registries (errors.ts)', () => {
+  const REGISTRY = {
+    BAD: { code: 'ERR_TEST_BAD', meaning: 'bad', status: 400, errorType: 'bad_data' },
+    CONFIG: { code: 'ERR_TEST_CONFIG', meaning: 'config', status: null, errorType: null },
+  } as const satisfies ErrorRegistry;
+  class TestError extends Error {
+    constructor(readonly spec: ErrorSpec) {
+      super(spec.meaning);
+    }
+  }
+
+  it('derives the codes by key and the entries by code', () => {
+    expect(codesOf(REGISTRY)).toEqual({ BAD: 'ERR_TEST_BAD', CONFIG: 'ERR_TEST_CONFIG' });
+    expect(specsByCode(REGISTRY).get('ERR_TEST_CONFIG')).toBe(REGISTRY.CONFIG);
+  });
+
+  it.each<[string, unknown, number]>([
+    ['a registered error with a status', new TestError(REGISTRY.BAD), 400],
+    ['a registered error without one', new TestError(REGISTRY.CONFIG), 500],
+    ['an unregistered error', new Error('x'), 500],
+    ['something that is not an error', { spec: REGISTRY.BAD }, 500],
+  ])('errorStatus of %s is %d', (_, e, want) => {
+    expect(errorStatus(e)).toBe(want);
+    expect(isCodedError(e)).toBe(e instanceof TestError);
   });
 });

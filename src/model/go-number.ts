@@ -1,7 +1,8 @@
 /**
- * Go's number syntax, which Prometheus' wire formats, API parameters and PromQL literals follow:
- * `strconv.ParseFloat` and the underscore rule of Go literals. One implementation for every
- * module (model may be imported by all).
+ * Go's number syntax and number printing, which Prometheus' wire formats, API parameters, PromQL
+ * literals and messages follow: `strconv.ParseFloat` and the underscore rule of Go literals;
+ * `strconv.FormatFloat` in its `'f'` and `'g'` forms, `%f` and `math.Round`. One implementation
+ * for every module (model may be imported by all), so that every printed float matches Go's.
  */
 
 const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
@@ -69,26 +70,70 @@ export function parseGoFloat(s: string): number | undefined {
   return v;
 }
 
-/**
- * Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest decimal that round-trips, never in
- * exponent form (`1e+21` → `1000000000000000000000`, `1e-7` → `0.0000001`); `+Inf`, `-Inf`, `NaN`.
- */
-export function formatGoFloatF(v: number): string {
+/** `+Inf`, `-Inf` and `NaN` as Go's `fmt` and `strconv` print them; `undefined` for a finite value. */
+function specialFloat(v: number): string | undefined {
   if (Number.isNaN(v)) return 'NaN';
   if (v === Infinity) return '+Inf';
   if (v === -Infinity) return '-Inf';
-  const s = String(v);
+  return undefined;
+}
+
+/** The shortest round-trip decimal digits of a finite non-zero `|v|` and its decimal exponent. */
+function shortestDigits(v: number): { digits: string; exp: number } {
+  // toExponential() without an argument yields the shortest digits that round-trip, as Go's shortest mode.
+  const s = Math.abs(v).toExponential();
   const e = s.indexOf('e');
-  if (e < 0) return s;
-  const neg = s.startsWith('-');
-  const mant = s.slice(neg ? 1 : 0, e);
-  const exp = Number(s.slice(e + 1));
-  const dot = mant.indexOf('.');
-  const digits = mant.replace('.', '');
-  const intLen = (dot < 0 ? mant.length : dot) + exp;
-  let out: string;
-  if (intLen <= 0) out = '0.' + '0'.repeat(-intLen) + digits;
-  else if (intLen >= digits.length) out = digits + '0'.repeat(intLen - digits.length);
-  else out = digits.slice(0, intLen) + '.' + digits.slice(intLen);
-  return (neg ? '-' : '') + out;
+  return { digits: s.slice(0, e).replace('.', ''), exp: Number(s.slice(e + 1)) };
+}
+
+/**
+ * Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest decimal that round-trips, never in
+ * exponent form (`1e+21` → `1000000000000000000000`, `1e-7` → `0.0000001`); `+Inf`, `-Inf`,
+ * `NaN`, and `-0` for negative zero. Prometheus uses it for scalar results of its 2.x API,
+ * `count_values` labels, OTLP `le` and `quantile` labels and PromQL number literals.
+ */
+export function formatGoFloatF(v: number): string {
+  const special = specialFloat(v);
+  if (special !== undefined) return special;
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const sign = v < 0 ? '-' : '';
+  const { digits, exp } = shortestDigits(v);
+  if (exp >= digits.length - 1) return sign + digits + '0'.repeat(exp - digits.length + 1);
+  if (exp >= 0) return sign + digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1);
+  return sign + '0.' + '0'.repeat(-exp - 1) + digits;
+}
+
+/**
+ * Go's `strconv.FormatFloat(v, 'g', -1, 64)`, which is also what `fmt`'s `%v` and `%g` print
+ * for a float64: the shortest digits that round-trip, in exponent form (`1e+06`, `1.5e-05`, at
+ * least two exponent digits) when the decimal exponent is below -4 or at least 6 (Go's threshold
+ * in shortest mode), plain otherwise; `+Inf`, `-Inf`, `NaN`, and `-0` for negative zero. The
+ * text exposition format and most of Prometheus' messages print floats this way.
+ */
+export function formatGoFloatG(v: number): string {
+  const special = specialFloat(v);
+  if (special !== undefined) return special;
+  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
+  const { digits, exp } = shortestDigits(v);
+  if (exp < -4 || exp >= 6) {
+    const sign = v < 0 ? '-' : '';
+    const mantissa = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    const e = Math.abs(exp).toString().padStart(2, '0');
+    return `${sign}${mantissa}e${exp < 0 ? '-' : '+'}${e}`;
+  }
+  return formatGoFloatF(v);
+}
+
+/** Go's `fmt.Sprintf("%f", v)`: six decimals; `+Inf`, `-Inf` and `NaN` as Go prints them. */
+export function formatGoFixed6(v: number): string {
+  const special = specialFloat(v);
+  if (special !== undefined) return special;
+  // toFixed switches to exponent notation from 1e21 on; such doubles are integers.
+  if (Math.abs(v) >= 1e21) return BigInt(v).toString() + '.000000';
+  return v.toFixed(6);
+}
+
+/** Go's `math.Round`: half away from zero (JavaScript's `Math.round` rounds half up). */
+export function goRound(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
 }

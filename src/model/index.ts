@@ -7,15 +7,32 @@ export { ArraySeriesIterator, EMPTY_ITERATOR, collectSamples, type SeriesIterato
 export {
   MAX_TIME_MS,
   MIN_TIME_MS,
-  parseDurationMs,
   systemClock,
   type Clock,
   type DurationMs,
   type UnixMs,
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
-export { formatGoFloatF, goUnderscoreOK, parseGoFloat } from './go-number.js';
-export { formatFloatF, formatFloatFixed6, formatFloatG, goQuote, goQuoteRune, goRound, goRuneHash } from './go-format.js';
+export { formatGoFixed6, formatGoFloatF, formatGoFloatG, goRound, goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { goQuote, goQuoteRune, goRuneHash } from './go-quote.js';
+export {
+  DurationSyntaxError,
+  formatDuration,
+  parseDuration,
+  parseDurationMs,
+  type DurationSyntaxReason,
+} from './duration.js';
 export { systemTimers, type Timers } from './timers.js';
 export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';
+export {
+  codesOf,
+  errorStatus,
+  isCodedError,
+  specsByCode,
+  type CodedError,
+  type ErrorCodes,
+  type ErrorRegistry,
+  type ErrorSpec,
+  type PrometheusErrorType,
+} from './errors.js';

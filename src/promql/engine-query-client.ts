@@ -19,7 +19,7 @@ import {
   type RequestOptions,
   type SeriesOptions,
 } from '../query/index.js';
-import { isStorageError, mergeSeriesSets, type Queryable, type Querier, type StorageErrorCode } from '../storage/index.js';
+import { isStorageError, mergeSeriesSets, type Queryable, type Querier } from '../storage/index.js';
 import type { QueryEngine, QueryResult, QueryStats } from './engine/types.js';
 import { QueryError } from './errors.js';
 import { ParseError, parseMetricSelector } from './parser/index.js';
@@ -267,25 +267,10 @@ function limited(values: string[], limit: number | undefined): QueryResponse<str
   return { data: values, warnings: [], infos: [] };
 }
 
-/** The query API's `errorType` for each storage code (docs/errors.md). */
-function errorTypeForStorageCode(code: StorageErrorCode): ErrorType {
-  switch (code) {
-    case 'ERR_LIMIT_EXCEEDED':
-      return 'execution';
-    case 'ERR_APPENDER_CLOSED':
-    case 'ERR_CORRUPTION':
-      return 'internal';
-    case 'ERR_STORAGE_CLOSED':
-    case 'ERR_STORAGE_UNAVAILABLE':
-      return 'unavailable';
-    default:
-      return 'bad_data';
-  }
-}
-
 function toClientError(e: unknown, fallback: ErrorType): QueryClientError {
   if (e instanceof QueryClientError) return e;
   if (e instanceof QueryError) return new QueryClientError(e.errorType, e.message);
-  if (isStorageError(e)) return new QueryClientError(errorTypeForStorageCode(e.code), e.message);
+  // A storage code's errorType is its registry entry's (docs/errors.md); every storage code has one.
+  if (isStorageError(e)) return new QueryClientError(e.spec.errorType ?? 'internal', e.message);
   return new QueryClientError(fallback, e instanceof Error ? e.message : String(e));
 }

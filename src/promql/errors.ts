@@ -1,3 +1,22 @@
+import { codesOf, type ErrorRegistry } from '../model/index.js';
+
+/**
+ * The registry of PromQL's stable error codes (docs/errors.md is generated from it). Evaluation
+ * errors carry Prometheus' `errorType` (`QueryError`) instead of a code, as Prometheus' do.
+ */
+export const PROMQL_ERRORS = {
+  PARSE: {
+    code: 'ERR_PROMQL_PARSE',
+    meaning:
+      "`ParseError` from `parseExpr`: the query is not valid PromQL (text as Prometheus', e.g. `1:5: parse error: unexpected <op:+>`, with a position and `render()` for a caret view).",
+    status: 400,
+    errorType: 'bad_data',
+  },
+} as const satisfies ErrorRegistry;
+
+/** The codes of `PROMQL_ERRORS` by key. */
+export const PromqlErrorCode = codesOf(PROMQL_ERRORS);
+
 /**
  * The `errorType` values of Prometheus' HTTP API that a query can end with, and the error class
  * the engine throws. The server maps `errorType` to the HTTP status as Prometheus does

@@ -1,5 +1,5 @@
 export { Annotations } from './annotations.js';
-export { QueryError, type QueryErrorType } from './errors.js';
+export { PROMQL_ERRORS, PromqlErrorCode, QueryError, type QueryErrorType } from './errors.js';
 export { Engine, type EngineOptions, type QueryEngine, type QueryOptions, type QueryResult, type QueryStats } from './engine/index.js';
 export {
   EngineQueryClient,
@@ -11,9 +11,7 @@ export {
 } from './engine-query-client.js';
 export {
   ParseError,
-  durationToString,
   exprToString,
-  goQuote,
   parseExpr,
   parseMetric,
   parseMetricSelector,

@@ -87,3 +87,20 @@ export function errorTypeForHttpStatus(status: number): ErrorType {
       return status >= 500 ? 'internal' : 'bad_data';
   }
 }
+
+/**
+ * What each `errorType` means as Infersight uses it: the query API's part of the error registry
+ * (its statuses are `httpStatusForErrorType`'s). docs/errors.md is generated from it.
+ */
+export const ERROR_TYPE_MEANINGS: Readonly<Record<ErrorType, string>> = {
+  bad_data:
+    "the request can never succeed: a parameter Prometheus' rules refuse, a query that does not parse or type-check, a selector whose matchers all match the empty string, a query or body over the API's limits",
+  execution: 'the query parsed but failed while running (sample limit, many-to-many matching, `ERR_LIMIT_EXCEEDED`)',
+  canceled: 'the caller aborted (`signal`), or the HTTP client went away',
+  timeout: 'the query ran out of time (`timeout` parameter, engine timeout)',
+  unavailable: 'the backend cannot answer now: the store is replaying its WAL or closed, a remote server is unreachable; a retry can succeed',
+  internal: '`ERR_CORRUPTION`, `ERR_APPENDER_CLOSED` or a bug',
+  not_found: 'an HTTP-level refusal: no such route',
+  not_acceptable: 'an HTTP-level refusal: no acceptable representation',
+  bad_response: "client side only: a server answered something that is not Prometheus' API JSON",
+};

@@ -1,4 +1,4 @@
-import type { UnixMs } from '../model/index.js';
+import { formatGoFloatF, type UnixMs } from '../model/index.js';
 import type { SamplePair } from './wire.js';
 
 /**
@@ -27,17 +27,7 @@ export function formatSampleValue(v: number): string {
  * samples, with `formatSampleValue`.)
  */
 export function formatScalarValue(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [mantissa, expText] = Math.abs(v).toExponential().split('e');
-  const digits = mantissa.replace('.', '');
-  const point = Number(expText) + 1; // digits before the decimal point
-  let text: string;
-  if (point <= 0) text = `0.${'0'.repeat(-point)}${digits}`;
-  else if (point >= digits.length) text = digits + '0'.repeat(point - digits.length);
-  else text = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return v < 0 ? `-${text}` : text;
+  return formatGoFloatF(v);
 }
 
 /**

@@ -3,7 +3,7 @@
  * fetch-based `HttpQueryClient`. Runs in browsers and Node; imports only `src/model` types.
  */
 export type { LabelOptions, MetadataOptions, QueryClient, QueryOptions, QueryResponse, RequestOptions, SeriesOptions } from './client.js';
-export { QueryClientError, errorTypeForHttpStatus, httpStatusForErrorType, isQueryClientError } from './errors.js';
+export { ERROR_TYPE_MEANINGS, QueryClientError, errorTypeForHttpStatus, httpStatusForErrorType, isQueryClientError } from './errors.js';
 export {
   formatDurationParam,
   formatSampleValue,
@@ -21,12 +21,14 @@ export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,
   type ActiveAlert,
+  type ActiveTarget,
   type AlertRuleState,
   type AlertingRule,
   type AlertsData,
   type ApiFailure,
   type ApiResponse,
   type ApiSuccess,
+  type DroppedTarget,
   type ErrorType,
   type InstantQueryData,
   type InstantSample,
@@ -42,4 +44,7 @@ export {
   type RuleHealth,
   type RulesData,
   type SamplePair,
+  type TargetDiscovery,
+  type TargetHealth,
+  type TargetMetadata,
 } from './wire.js';

@@ -4,18 +4,10 @@
  * (`"1.5"`, `"+Inf"`, `"NaN"`) and timestamps are Unix seconds as JSON numbers, exactly as on the
  * wire, so that a result read from a remote server and one computed in process compare equal.
  */
+import type { PrometheusErrorType } from '../model/index.js';
 
-/** Prometheus' `errorType` values, plus `bad_response` for answers that are not the API's JSON. */
-export type ErrorType =
-  | 'bad_data'
-  | 'execution'
-  | 'timeout'
-  | 'canceled'
-  | 'internal'
-  | 'unavailable'
-  | 'not_found'
-  | 'not_acceptable'
-  | 'bad_response';
+/** Prometheus' `errorType` values (`src/model`'s `PrometheusErrorType`), plus `bad_response` for answers that are not the API's JSON. */
+export type ErrorType = PrometheusErrorType | 'bad_response';
 
 /** Every `ErrorType`, in the order above. */
 export const ERROR_TYPES: readonly ErrorType[] = [
@@ -194,4 +186,50 @@ export interface RulesData {
 /** The `data` of `/api/v1/alerts`: the pending and firing alerts of every rule. */
 export interface AlertsData {
   alerts: ActiveAlert[];
+}
+
+/** A scrape target's health as `/api/v1/targets` writes it. */
+export type TargetHealth = 'up' | 'down' | 'unknown';
+
+/**
+ * One active target of `/api/v1/targets` (Prometheus' `Target`). Infersight writes every field,
+ * as Prometheus 2.42 does; `globalUrl`, `scrapeInterval` and `scrapeTimeout` are optional for
+ * readers because older Prometheus versions and some compatible servers leave them out.
+ */
+export interface ActiveTarget {
+  discoveredLabels: Metric;
+  labels: Metric;
+  scrapePool: string;
+  scrapeUrl: string;
+  globalUrl?: string;
+  lastError: string;
+  /** RFC 3339; Go's zero time (`0001-01-01T00:00:00Z`) before the first scrape. */
+  lastScrape: string;
+  /** Seconds. */
+  lastScrapeDuration: number;
+  health: TargetHealth;
+  /** A Prometheus duration (`15s`). */
+  scrapeInterval?: string;
+  /** A Prometheus duration (`10s`). */
+  scrapeTimeout?: string;
+}
+
+/** One target relabeling dropped, in `/api/v1/targets`. */
+export interface DroppedTarget {
+  discoveredLabels: Metric;
+}
+
+/** The `data` of `/api/v1/targets` (Prometheus' `TargetDiscovery`). */
+export interface TargetDiscovery {
+  activeTargets: ActiveTarget[];
+  droppedTargets: DroppedTarget[];
+}
+
+/** One entry of the `data` of `/api/v1/targets/metadata`; `metric` only when the request named none. */
+export interface TargetMetadata {
+  target: Metric;
+  metric?: string;
+  type: string;
+  help: string;
+  unit: string;
 }

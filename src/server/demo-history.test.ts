@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../model/testing/cleanups.js';
-import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
+import { loadScrapeConfigFile } from '../ingest/index.js';
 import { matcher, noopLogger, type UnixMs } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
 import { parseScenarioSpec, startSimulation, type GroundTruthEntry } from '../sim/index.js';

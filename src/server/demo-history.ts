@@ -16,7 +16,7 @@ import { STATUS_CODES } from 'node:http';
 import { resolve } from 'node:path';
 import { VirtualTimers, type Clock, type DurationMs, type Labels, type Logger, type UnixMs } from '../model/index.js';
 import { nodeFileSdFs, type FileSdFs } from '../config/index.js';
-import { ScrapeManager, type ScrapeConfigFile, type ScrapeFetch } from '../ingest/scrape/index.js';
+import { ScrapeManager, type ScrapeConfigFile, type ScrapeFetch } from '../ingest/index.js';
 import type { QueryClient } from '../query/index.js';
 import type { RunningSimulation } from '../sim/index.js';
 import type { Appendable, Appender, SeriesRef } from '../storage/index.js';

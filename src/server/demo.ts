@@ -2,7 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { basename, join } from 'node:path';
 import { formatPromDuration, parsePromDuration } from '../config/index.js';
-import { loadScrapeConfigFile } from '../ingest/scrape/index.js';
+import { loadScrapeConfigFile } from '../ingest/index.js';
 import type { DurationMs } from '../model/index.js';
 import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, type RunningSimulation, type ScenarioSpec } from '../sim/index.js';
 import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';

@@ -6,10 +6,10 @@
  */
 import type http from 'node:http';
 import zlib from 'node:zlib';
-import { isStaleNaN, type Clock, type Labels, type Logger, type Matcher, type SeriesIterator, type UnixMs } from '../model/index.js';
+import { formatGoFloatG, isStaleNaN, type Clock, type Labels, type Logger, type Matcher, type SeriesIterator, type UnixMs } from '../model/index.js';
 import { ParseError, QueryError, isStackOverflow, parseMetricSelector } from '../promql/index.js';
 import { mergeSeriesSets, type Queryable } from '../storage/index.js';
-import { TEXT_CONTENT_TYPE, formatFloat } from '../wire/index.js';
+import { TEXT_CONTENT_TYPE } from '../wire/index.js';
 import type { ApiLimits } from './api/index.js';
 import type { BodyReadSettings } from '../http/index.js';
 import { readForm } from './api/form.js';
@@ -141,7 +141,7 @@ export function formatFederation(series: readonly Latest[]): string {
       first = false;
     });
     if (s.labels.get('instance') === '') line += `${first ? '' : ','}instance=""`;
-    out.push(`${line}} ${s.value === 0 ? '0' : formatFloat(s.value)} ${String(s.tMs)}\n`);
+    out.push(`${line}} ${s.value === 0 ? '0' : formatGoFloatG(s.value)} ${String(s.tMs)}\n`);
   }
   return out.join('');
 }

@@ -7,7 +7,8 @@ import os from 'node:os';
 import type { Clock, Logger } from '../model/index.js';
 import { parseMetricSelector } from '../promql/index.js';
 import type { Appendable } from '../storage/index.js';
-import { ScrapeManager, loadScrapeConfigFile, targetsMetadata, targetsView, type ScrapeConfigFile, type ScrapeManagerOptions } from '../ingest/scrape/index.js';
+import { ScrapeManager, loadScrapeConfigFile, type ScrapeConfigFile, type ScrapeManagerOptions } from '../ingest/index.js';
+import { targetsMetadata, targetsView } from './targets-view.js';
 import { respond, respondError } from './api/respond.js';
 import type { Handler, Routes } from './http.js';
 

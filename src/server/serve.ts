@@ -1,8 +1,8 @@
 import type { RunningGateway } from '../gateway/index.js';
 import { formatHostPort, type BodyReadSettings } from '../http/index.js';
-import type { Clock, Logger, UnixMs } from '../model/index.js';
+import { formatDuration, type Clock, type Logger, type UnixMs } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
-import { Engine, EngineQueryClient, durationToString, type EngineOptions } from '../promql/index.js';
+import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
 import { catalogMetadata } from '../semconv/index.js';
 import type { SimApiHandlers } from '../sim/index.js';
@@ -114,12 +114,12 @@ function derivedFlags(o: ServeOptions): Record<string, string> {
   return {
     listen: o.listen,
     data: o.storage.dir,
-    retention: durationToString(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
+    retention: formatDuration(o.storage.retentionMs ?? DEFAULT_RETENTION_MS),
     'retention-size': String(o.storage.retentionBytes ?? 0),
-    'out-of-order-window': durationToString(o.storage.outOfOrderWindowMs ?? 0),
+    'out-of-order-window': formatDuration(o.storage.outOfOrderWindowMs ?? 0),
     'storage.tsdb.max-series': String(o.storage.maxSeries ?? DEFAULT_MAX_HEAD_SERIES),
-    'query.lookback-delta': durationToString(e.lookbackDeltaMs ?? 300_000),
-    'query.timeout': durationToString(e.timeoutMs ?? 120_000),
+    'query.lookback-delta': formatDuration(e.lookbackDeltaMs ?? 300_000),
+    'query.timeout': formatDuration(e.timeoutMs ?? 120_000),
     'query.max-samples': String(e.maxSamples ?? 50_000_000),
     'query.max-concurrency': String(e.maxConcurrent ?? 20),
   };

@@ -1,4 +1,4 @@
-import { durationToString } from '../promql/index.js';
+import { formatDuration } from '../model/index.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { BuildInfo, RuntimeInfo } from './api/index.js';
@@ -38,7 +38,7 @@ function rfc3339(ms: number): string {
 /** `/api/v1/status/runtimeinfo` with Prometheus' keys; Go-only numbers get Node's nearest or zero. */
 export function runtimeInfo(startedMs: number, retention: { ms: number; bytes: number }, corruptions: number): RuntimeInfo {
   const started = rfc3339(startedMs);
-  const parts = [retention.ms > 0 ? durationToString(retention.ms) : '', retention.bytes > 0 ? `${retention.bytes}B` : ''];
+  const parts = [retention.ms > 0 ? formatDuration(retention.ms) : '', retention.bytes > 0 ? `${retention.bytes}B` : ''];
   return {
     startTime: started,
     CWD: process.cwd(),

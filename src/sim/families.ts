@@ -3,8 +3,8 @@
  * refreshes the sample values from the live state before formatting. This keeps a 1,000-instance
  * fleet's scrape round to formatting work (no label sets built per scrape).
  */
-import { Labels } from '../model/index.js';
-import { formatFloat, formatTextExposition, type MetricFamily, type MetricType } from '../wire/index.js';
+import { Labels, formatGoFloatG } from '../model/index.js';
+import { formatTextExposition, type MetricFamily, type MetricType } from '../wire/index.js';
 import type { Histogram } from './histogram.js';
 import { formatOpenMetrics } from './openmetrics.js';
 
@@ -92,7 +92,7 @@ export class FamilySet {
   histogram(name: string, help: string, bounds: readonly number[], get: () => Histogram | null | undefined, o: { labels?: Readonly<Record<string, string>>; le?: LeStyle; scale?: number } = {}): void {
     const f = this.family(name, 'histogram', help);
     const scale = o.scale ?? 1;
-    const fmt = o.le === 'go' ? formatFloat : pythonFloat;
+    const fmt = o.le === 'go' ? formatGoFloatG : pythonFloat;
     const buckets: Sample[] = [...bounds, Infinity].map((b) => ({ suffix: '_bucket', labels: this.labels({ ...o.labels, le: fmt(b * scale) }), value: 0 }));
     const sum: Sample = { suffix: '_sum', labels: this.labels(o.labels), value: 0 };
     const count: Sample = { suffix: '_count', labels: this.labels(o.labels), value: 0 };

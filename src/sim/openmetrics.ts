@@ -2,7 +2,8 @@
  * OpenMetrics 1.0 text for families built for text format 0.0.4 (src/wire formats only 0.0.4):
  * a counter's family drops its `_total` (its sample keeps it), and the exposition ends in `# EOF`.
  */
-import { formatFloat, type MetricFamily } from '../wire/index.js';
+import { formatGoFloatG } from '../model/index.js';
+import type { MetricFamily } from '../wire/index.js';
 
 /** The content type of OpenMetrics 1.0.0 text. */
 export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
@@ -24,7 +25,7 @@ export function formatOpenMetrics(families: readonly MetricFamily[]): string {
         s.labels.forEach((n, v) => parts.push(`${n}="${escapeValue(v)}"`));
         line += `{${parts.join(',')}}`;
       }
-      out.push(`${line} ${formatFloat(s.value)}`);
+      out.push(`${line} ${formatGoFloatG(s.value)}`);
     }
   }
   out.push('# EOF');

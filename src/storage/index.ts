@@ -1,7 +1,7 @@
 /** Public surface of `src/storage`: the write and read contracts and their helpers. */
 export type { Appendable, Appender, SeriesRef } from './appender.js';
 export type { Queryable, Querier, SelectHints, Series, SeriesSet } from './querier.js';
-export { StorageError, StorageErrorCode, isStorageError } from './errors.js';
+export { STORAGE_ERRORS, StorageError, StorageErrorCode, isStorageError } from './errors.js';
 export {
   ArraySeriesSet,
   MergedSeriesIterator,

@@ -1,18 +1,43 @@
+import { codesOf, specsByCode, type ErrorRegistry, type ErrorSpec } from '../model/index.js';
+
 /**
- * Stable error codes of the binary codecs (snappy, protobuf, OTLP JSON). A codec throws
- * `WireError`; the module that called it decides what the failure means (the ingest receivers
- * answer 400 for every one of them). The table in docs/errors.md lists them.
+ * The registry of the binary codecs' stable error codes (snappy, protobuf, OTLP JSON). A codec
+ * throws `WireError`; each entry's status is what a receiver answers when its decoding fails (the
+ * ingest receivers: 413 over a size limit, 400 for every other one). docs/errors.md is generated
+ * from it.
  */
-export const WireErrorCode = {
-  /** The bytes are not a valid snappy block. */
-  SNAPPY: 'ERR_WIRE_SNAPPY',
-  /** The bytes do not decode as the expected protobuf message. */
-  PROTOBUF: 'ERR_WIRE_PROTOBUF',
-  /** The text is not valid JSON, or not the expected message in protobuf's JSON mapping. */
-  JSON: 'ERR_WIRE_JSON',
-  /** The decoded payload would be larger than the caller's limit. */
-  TOO_LARGE: 'ERR_WIRE_TOO_LARGE',
-} as const;
+export const WIRE_ERRORS = {
+  SNAPPY: {
+    code: 'ERR_WIRE_SNAPPY',
+    meaning: 'Not a valid snappy block (checked before decompressing).',
+    status: 400,
+    errorType: null,
+  },
+  PROTOBUF: {
+    code: 'ERR_WIRE_PROTOBUF',
+    meaning:
+      'Not a valid `prometheus.WriteRequest`, `io.prometheus.write.v2.Request` or `ExportMetricsServiceRequest` (also: a symbol reference out of range, an odd number of label references, a label name or value, attribute, metric name or unit that is not valid UTF-8: the message names it).',
+    status: 400,
+    errorType: null,
+  },
+  JSON: {
+    code: 'ERR_WIRE_JSON',
+    meaning: "Not valid UTF-8 JSON, or not an `ExportMetricsServiceRequest` in protobuf's JSON mapping.",
+    status: 400,
+    errorType: null,
+  },
+  TOO_LARGE: {
+    code: 'ERR_WIRE_TOO_LARGE',
+    meaning: "The decoded size would be over the caller's limit (checked before allocating).",
+    status: 413,
+    errorType: null,
+  },
+} as const satisfies ErrorRegistry;
+
+/** The codes of `WIRE_ERRORS` by key (`WireErrorCode.SNAPPY === 'ERR_WIRE_SNAPPY'`). */
+export const WireErrorCode = codesOf(WIRE_ERRORS);
+
+const BY_CODE = specsByCode(WIRE_ERRORS);
 
 /** One of the codes in `WireErrorCode`. */
 export type WireErrorCode = (typeof WireErrorCode)[keyof typeof WireErrorCode];
@@ -27,6 +52,11 @@ export class WireError extends Error {
   ) {
     super(message, options);
     this.name = 'WireError';
+  }
+
+  /** The registry entry of `code`, with the status a receiver answers. */
+  get spec(): ErrorSpec {
+    return BY_CODE.get(this.code) as ErrorSpec;
   }
 }
 

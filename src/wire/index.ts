@@ -1,7 +1,7 @@
 /** Public surface of `src/wire`: codecs only. */
-export { TEXT_CONTENT_TYPE, formatFloat, formatTextExposition, type MetricFamily, type MetricType } from './text-format.js';
+export { TEXT_CONTENT_TYPE, formatTextExposition, type MetricFamily, type MetricType } from './text-format.js';
 export { ExpositionLimitError, ExpositionParseError, ExpositionParser, formatFromContentType, parseExposition, type ExpositionFormat, type ExpositionLimits, type FamilyType, type ParsedExemplar, type ParsedFamily, type ParsedSample } from './text-parse.js';
-export { WireError, WireErrorCode, isWireError } from './errors.js';
+export { WIRE_ERRORS, WireError, WireErrorCode, isWireError } from './errors.js';
 export { snappyDecode, snappyDecodedLength, snappyEncode } from './snappy.js';
 export {
   REMOTE_WRITE_V1_PROTO,

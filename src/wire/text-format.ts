@@ -1,4 +1,4 @@
-import type { Labels } from '../model/index.js';
+import { formatGoFloatG, type Labels } from '../model/index.js';
 
 /** The metric types of the Prometheus text exposition format. */
 export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
@@ -14,22 +14,6 @@ export interface MetricFamily {
 
 /** The content type of Prometheus text exposition format 0.0.4. */
 export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
-/**
- * Formats a float as Prometheus' Go code does (`strconv.FormatFloat(v, 'g', -1, 64)`): the
- * shortest digits that round-trip, in exponent form (`1e+06`, `1.5e-05`) when the decimal
- * exponent is below -4 or at least 6, else in plain form; `+Inf`, `-Inf`, `NaN`, and `-0`.
- */
-export function formatFloat(v: number): string {
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [mantissa, expText] = v.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(v); // plain notation for exponents in [-4, 6), as JavaScript already prints them
-}
 
 function escapeLabelValue(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -51,7 +35,7 @@ export function formatTextExposition(families: readonly MetricFamily[]): string 
         s.labels.forEach((n, v) => parts.push(`${n}="${escapeLabelValue(v)}"`));
         line += `{${parts.join(',')}}`;
       }
-      line += ' ' + formatFloat(s.value);
+      line += ' ' + formatGoFloatG(s.value);
       if (s.tMs !== undefined) line += ' ' + String(s.tMs);
       out.push(line);
     }

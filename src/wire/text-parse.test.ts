@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Labels } from '../model/index.js';
+import { Labels, formatGoFloatG } from '../model/index.js';
 import { withSharedData } from '../model/testing/shared-data.js';
-import { formatFloat, formatTextExposition, type MetricFamily } from './text-format.js';
+import { formatTextExposition, type MetricFamily } from './text-format.js';
 import {
   ExpositionParseError,
   formatFromContentType,
@@ -191,11 +191,11 @@ describe('values', () => {
     }
   });
 
-  it('reads every float formatFloat writes back to the same bits', () => {
+  it('reads every float formatGoFloatG writes back to the same bits', () => {
     fc.assert(
       fc.property(fc.double(), (v) => {
         let got = 0;
-        parseExposition(`a ${formatFloat(v)}\n`, P, (s) => (got = s.value));
+        parseExposition(`a ${formatGoFloatG(v)}\n`, P, (s) => (got = s.value));
         expect(Object.is(got, v)).toBe(true);
       }),
       { numRuns: 3000, seed: 42 },

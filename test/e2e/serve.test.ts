@@ -26,6 +26,8 @@ describe('infersight serve (whole process)', () => {
 
   it.each([
     [['serve', '--retention', 'forever'], /invalid duration for --retention/],
+    // Units out of order: Prometheus' model.ParseDuration refuses `1s1h`, and so does the CLI.
+    [['serve', '--retention', '1s1h'], /invalid duration for --retention: "1s1h"/],
     [['serve', '--wal-fsync', 'sometimes'], /invalid --wal-fsync/],
     [['serve', '--retention-size', '12 parsecs'], /invalid size/],
     [['serve', '--listen', 'nowhere'], /invalid listen address/],

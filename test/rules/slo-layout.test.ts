@@ -4,7 +4,7 @@
 // out of a default SLI.
 import { describe, expect, it } from 'vitest';
 import { layoutLabels } from '../../src/dashboards/index.js';
-import { DURATION_BUCKETS, ITL_BUCKETS, TTFT_BUCKETS } from '../../src/gateway/metric-names.js';
+import { DURATION_BUCKETS, ITL_BUCKETS, TTFT_BUCKETS } from '../../src/gateway/buckets.js';
 import { DEFAULT_SLOS, isSliHistogram, layoutSourceLabel, leMatcher, sloHistogram } from '../../src/rules/index.js';
 import { CATALOG } from '../../src/semconv/index.js';
 import { SGLANG_ITL, SGLANG_TTFT, SGLANG_E2E, VLLM_ITL, VLLM_REQUEST_LATENCY, VLLM_TTFT } from '../../src/sim/buckets.js';

@@ -28,11 +28,13 @@ function run(files: Record<string, string>): { status: number | null; stdout: st
 /** A small tree that follows every rule; cases add or replace files in it. */
 const CLEAN: Record<string, string> = {
   'src/model/labels.ts': 'export class Labels {}\n',
+  'src/model/index.ts': "export { Labels } from './labels.js';\n",
   'src/model/labels.test.ts': "import fc from 'fast-check';\nimport { test } from 'vitest';\nimport { Labels } from './labels.js';\n",
   'src/storage/index.ts':
-    "import type { Labels } from '../model/labels.js';\nexport class StorageError extends Error {}\nexport function merge(): void {}\n",
+    "import type { Labels } from '../model/index.js';\nexport class StorageError extends Error {}\nexport function merge(): void {}\n",
   'src/storage/testing/suite.ts': "import { describe } from 'vitest';\nexport function runSuite(): void {}\n",
   'src/tsdb/head.ts': "import { readFile } from 'node:fs/promises';\nimport { StorageError, merge } from '../storage/index.js';\n",
+  'src/tsdb/index.ts': "export { Head } from './head.js';\n",
   'src/tsdb/head.test.ts': "import { runSuite } from '../storage/testing/suite.js';\n",
   'src/ingest/scrape.ts':
     "import { type Appendable, StorageError } from '../storage/index.js';\nimport type { Querier } from '../storage/index.js';\n",
@@ -42,10 +44,11 @@ const CLEAN: Record<string, string> = {
     "const t = `${s} from '../tsdb/head.js'`;",
     "const r = /from '..\\/tsdb\\/head.js'/;",
     'export const url = import.meta.url;',
-    "import type { Labels } from '../model/labels.js';",
+    "import type { Labels } from '../model/index.js';",
   ].join('\n'),
-  'src/cli/main.ts': "import { Head } from '../tsdb/head.js';\nimport { serve } from '../server/serve.js';\n",
-  'src/server/serve.ts': "import { Head } from '../tsdb/head.js';\n",
+  'src/cli/main.ts': "import { Head } from '../tsdb/index.js';\nimport { serve } from '../server/index.js';\n",
+  'src/server/serve.ts': "import { Head } from '../tsdb/index.js';\n",
+  'src/server/index.ts': "export { serve } from './serve.js';\n",
   'web/src/app.ts': "import { Client } from '../../src/query/client.js';\nimport React from 'react';\n",
 };
 
@@ -53,7 +56,7 @@ describe('check-deps', () => {
   test('a tree that follows the table passes', () => {
     const res = run(CLEAN);
     expect(res.stderr).toBe('');
-    expect(res.stdout).toMatch(/^check-deps: 11 files, \d+ imports, OK\n$/);
+    expect(res.stdout).toMatch(/^check-deps: 14 files, \d+ imports, OK\n$/);
     expect(res.status).toBe(0);
   });
 
@@ -124,6 +127,21 @@ describe('check-deps', () => {
       name: 'a folder that is not in the table',
       files: { 'src/util/strings.ts': 'export {};\n' },
       want: ['src/util: not a module in the table (add it to scripts/check-deps.mjs and docs/architecture.md)'],
+    },
+    {
+      name: 'another module imports a file behind the index',
+      files: { 'src/tsdb/chunk.ts': "import type { Labels } from '../model/labels.js';\n" },
+      want: ['src/tsdb/chunk.ts: imports src/model/labels.js (bypasses src/model/index.ts, the module\'s public surface)'],
+    },
+    {
+      name: 'a test bypasses another module\'s index',
+      files: { 'src/tsdb/head.test.ts': "import { merge } from '../storage/merge.js';\n" },
+      want: ['src/tsdb/head.test.ts: imports src/storage/merge.js (bypasses src/storage/index.ts, the module\'s public surface)'],
+    },
+    {
+      name: 'another module imports a nested index',
+      files: { 'src/server/serve.ts': "import { Head } from '../tsdb/head/index.js';\n" },
+      want: ['src/server/serve.ts: imports src/tsdb/head/index.js (bypasses src/tsdb/index.ts, the module\'s public surface)'],
     },
     {
       name: 'a module-level cycle',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFloatF, labelName, metricName, type MetricKind } from './names.js';
+import { labelName, metricName, type MetricKind } from './names.js';
 
 describe('OTLP metric names (Prometheus UnderscoreEscapingWithSuffixes)', () => {
   it.each([
@@ -43,21 +43,5 @@ describe('OTLP attribute names', () => {
     ['', null],
   ])('%j → %j', (key, want) => {
     expect(labelName(key)).toBe(want);
-  });
-});
-
-describe("Go's FormatFloat(v, 'f', -1, 64)", () => {
-  it.each([
-    [0.005, '0.005'],
-    [1, '1'],
-    [1e21, '1000000000000000000000'],
-    [1.5e22, '15000000000000000000000'],
-    [1e-7, '0.0000001'],
-    [1.25e-8, '0.0000000125'],
-    [-2.5e-7, '-0.00000025'],
-    [Infinity, '+Inf'],
-    [-Infinity, '-Inf'],
-  ])('%d → %s', (v, want) => {
-    expect(formatFloatF(v)).toBe(want);
   });
 });

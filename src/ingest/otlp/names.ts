@@ -3,7 +3,6 @@
  * OTLP translation strategy (`UnderscoreEscapingWithSuffixes`, the `prometheus/otlptranslator`
  * rules): invalid characters become `_`, the unit and type become suffixes.
  */
-import { formatGoFloatF } from '../../model/index.js';
 
 /** How a metric counts, for its suffixes. */
 export type MetricKind = 'gauge' | 'counter' | 'updowncounter' | 'histogram' | 'exponential-histogram' | 'summary';
@@ -114,6 +113,3 @@ export function labelName(key: string): string | null {
   if (out !== key && /^_*$/.test(out)) return null;
   return out;
 }
-
-/** Go's `FormatFloat(v, 'f', -1, 64)`, for the `le` and `quantile` labels of translated histograms and summaries. */
-export const formatFloatF = formatGoFloatF;

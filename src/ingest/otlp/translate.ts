@@ -1,4 +1,4 @@
-import { Labels, STALE_NAN } from '../../model/index.js';
+import { Labels, STALE_NAN, formatGoFloatF } from '../../model/index.js';
 import type {
   OtlpHistogramPoint as HistogramDataPoint,
   OtlpKeyValue as KeyValue,
@@ -12,7 +12,7 @@ import { IngestError, IngestErrorCode } from '../errors.js';
 import { checkLabelLimits, SeriesEntry, type LabelLimits, type RequestSeries } from '../series.js';
 import { pointLabels, targetInfoLabels } from './attributes.js';
 import type { DeltaTxn } from './delta.js';
-import { formatFloatF, metricName, type MetricKind } from './names.js';
+import { metricName, type MetricKind } from './names.js';
 
 /** Settings of the OTLP translation. */
 export interface TranslateOptions {
@@ -190,7 +190,7 @@ class Translator {
     let cumulative = 0;
     for (let i = 0; i < n; i++) {
       cumulative += counts[i];
-      this.emit(base, `${name}_bucket`, t, val(cumulative), 'le', formatFloatF(p.explicitBounds[i]));
+      this.emit(base, `${name}_bucket`, t, val(cumulative), 'le', formatGoFloatF(p.explicitBounds[i]));
     }
     this.emit(base, `${name}_bucket`, t, val(count), 'le', '+Inf');
   }
@@ -202,7 +202,7 @@ class Translator {
     const val = (x: number): number => (stale ? STALE_NAN : x);
     this.emit(base, `${name}_sum`, t, val(p.sum));
     this.emit(base, `${name}_count`, t, val(Number(p.count)));
-    for (const q of p.quantileValues) this.emit(base, name, t, val(q.value), 'quantile', formatFloatF(q.quantile));
+    for (const q of p.quantileValues) this.emit(base, name, t, val(q.value), 'quantile', formatGoFloatF(q.quantile));
   }
 
   private targetInfo(): void {

@@ -1,10 +1,10 @@
 import { Labels } from '../../model/index.js';
 import { QueryError } from '../errors.js';
-import type { BinaryExpr, BinaryOp, VectorMatching } from '../parser/ast.js';
+import type { BinaryExpr, BinaryOp, Expr, VectorMatching } from '../parser/ast.js';
 import type { Matrix, Series } from '../value.js';
 import { elemBinop, isArithmetic, isComparison } from './binary-ops.js';
 import { countPoints } from './points.js';
-import { isScalarExpr, type Evaluator } from './evaluator.js';
+import type { Evaluator } from './evaluator.js';
 import { mergeSameLabels } from './labels.js';
 import { evalVectorBinop } from './vector-binop.js';
 
@@ -95,4 +95,22 @@ async function vectorScalar(ev: Evaluator, op: BinaryOp, vec: Matrix, scalar: Ma
     out.push(series);
   }
   return ev.ctx.init.delayedNameRemoval || !dropsName ? out : mergeSameLabels(out);
+}
+
+/** Reports whether an expression's type is scalar (unwrapping parentheses and step invariance). */
+export function isScalarExpr(e: Expr): boolean {
+  switch (e.type) {
+    case 'NumberLiteral':
+      return true;
+    case 'ParenExpr':
+    case 'StepInvariantExpr':
+    case 'UnaryExpr':
+      return isScalarExpr(e.expr);
+    case 'BinaryExpr':
+      return isScalarExpr(e.lhs) && isScalarExpr(e.rhs);
+    case 'Call':
+      return e.func.returnType === 'scalar';
+    default:
+      return false;
+  }
 }

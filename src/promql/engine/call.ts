@@ -14,7 +14,7 @@ import { FunctionContextImpl } from './function-context.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries } from './labels.js';
 import { evalRangeArgument, type RangeArgument } from './range-argument.js';
-import { countPoints, SeriesCollector } from './points.js';
+import { countPoints, gatherStep, SeriesCollector } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
 
 const ANCHORED_OK = ['changes', 'delta', 'increase', 'rate', 'resets'];
@@ -96,20 +96,6 @@ async function evalInstantFunction(ev: Evaluator, call: Call, fn: InstantFunctio
   }
   ev.ctx.addSamples(countPoints(m), call.func.name);
   return m;
-}
-
-/** The samples of a matrix at step time `ts`; `cursors` remembers where each series was. */
-export function gatherStep(m: Matrix, cursors: Int32Array, ts: number): Vector {
-  const v: Vector = [];
-  for (let k = 0; k < m.length; k++) {
-    const s = m[k];
-    const c = cursors[k];
-    if (c < s.t.length && s.t[c] === ts) {
-      v.push({ metric: s.metric, t: ts, f: s.f[c], dropName: s.dropName });
-      cursors[k] = c + 1;
-    }
-  }
-  return v;
 }
 
 /** Range-vector functions: slide each series' window over the steps and call once per window. */

@@ -150,21 +150,3 @@ export class Evaluator {
 function matrix(m: Matrix): EvalResult {
   return { kind: 'matrix', m };
 }
-
-/** Reports whether an expression's type is scalar (unwrapping parentheses and step invariance). */
-export function isScalarExpr(e: Expr): boolean {
-  switch (e.type) {
-    case 'NumberLiteral':
-      return true;
-    case 'ParenExpr':
-    case 'StepInvariantExpr':
-    case 'UnaryExpr':
-      return isScalarExpr(e.expr);
-    case 'BinaryExpr':
-      return isScalarExpr(e.lhs) && isScalarExpr(e.rhs);
-    case 'Call':
-      return e.func.returnType === 'scalar';
-    default:
-      return false;
-  }
-}

@@ -2,8 +2,7 @@ import { Matcher, type Labels } from '../../model/index.js';
 import type { Call, Expr, VectorSelector } from '../parser/ast.js';
 import { QueryError } from '../errors.js';
 import type { Matrix } from '../value.js';
-import { gatherStep } from './call.js';
-import { countPoints, SeriesCollector } from './points.js';
+import { countPoints, gatherStep, SeriesCollector } from './points.js';
 import type { Evaluator } from './evaluator.js';
 import { loadSeries } from './selectors.js';
 

@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../../model/index.js';
-import { formatGoFloatF as formatFloatPlain } from '../../model/index.js';
 import { KHeap } from './aggregate-k.js';
 import { arithmetic, goPow } from './binary-ops.js';
 import { Gate } from './gate.js';
 import { finishNameRemoval } from './labels.js';
-
-describe('formatFloatPlain (Go FormatFloat f, -1)', () => {
-  it.each([
-    [1, '1'],
-    [-2.5, '-2.5'],
-    [1e21, '1000000000000000000000'],
-    [1.5e-7, '0.00000015'],
-    [-1e-7, '-0.0000001'],
-    [123456789.125, '123456789.125'],
-    [NaN, 'NaN'],
-    [Infinity, '+Inf'],
-    [-Infinity, '-Inf'],
-    [2.5e25, '25000000000000000000000000'],
-  ])('%d → %s', (v, want) => {
-    expect(formatFloatPlain(v)).toBe(want);
-  });
-});
 
 describe('Go math semantics', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { Labels } from '../../model/index.js';
-import type { Matrix, Series } from '../value.js';
+import type { Matrix, Series, Vector } from '../value.js';
 import { duplicateLabelsetError } from './labels.js';
 
 /** Total points of a matrix. */
@@ -35,4 +35,18 @@ export class SeriesCollector {
   result(): Matrix {
     return this.order;
   }
+}
+
+/** The samples of a matrix at step time `ts`; `cursors` remembers where each series was. */
+export function gatherStep(m: Matrix, cursors: Int32Array, ts: number): Vector {
+  const v: Vector = [];
+  for (let k = 0; k < m.length; k++) {
+    const s = m[k];
+    const c = cursors[k];
+    if (c < s.t.length && s.t[c] === ts) {
+      v.push({ metric: s.metric, t: ts, f: s.f[c], dropName: s.dropName });
+      cursors[k] = c + 1;
+    }
+  }
+  return v;
 }

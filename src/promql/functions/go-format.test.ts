@@ -1,31 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { formatGoFixed6, formatGoFloat, formatOpenMetricsFloat, goQuote, parseGoFloat } from './go-format.js';
+import { formatOpenMetricsFloat } from './go-format.js';
 
-// Expected strings are what Go's fmt / strconv print for the same values.
-describe('formatGoFloat (%g)', () => {
-  test.each([
-    [0, '0'],
-    [-0, '-0'],
-    [1, '1'],
-    [-0.1, '-0.1'],
-    [1.5, '1.5'],
-    [123456, '123456'],
-    [1234567, '1.234567e+06'],
-    [1e6, '1e+06'],
-    [1e21, '1e+21'],
-    [0.0001, '0.0001'],
-    [0.00001, '1e-05'],
-    [1.5e-7, '1.5e-07'],
-    [5e-324, '5e-324'],
-    [1.7976931348623157e308, '1.7976931348623157e+308'],
-    [NaN, 'NaN'],
-    [Infinity, '+Inf'],
-    [-Infinity, '-Inf'],
-  ])('%s → %s', (x, want) => {
-    expect(formatGoFloat(x)).toBe(want);
-  });
-});
-
+// Expected strings are what Prometheus' labels.FormatOpenMetricsFloat prints for the same values.
 describe('formatOpenMetricsFloat', () => {
   test.each([
     [0, '0.0'],
@@ -36,65 +12,8 @@ describe('formatOpenMetricsFloat', () => {
     [1e6, '1e+06'],
     [NaN, 'NaN'],
     [Infinity, '+Inf'],
+    [-Infinity, '-Inf'],
   ])('%s → %s', (x, want) => {
     expect(formatOpenMetricsFloat(x)).toBe(want);
   });
-});
-
-describe('formatGoFixed6 (%f)', () => {
-  test.each([
-    [1, '1.000000'],
-    [0.1234567, '0.123457'],
-    [-2.5, '-2.500000'],
-    [1e21, '1000000000000000000000.000000'],
-    [NaN, 'NaN'],
-    [-Infinity, '-Inf'],
-  ])('%s → %s', (x, want) => {
-    expect(formatGoFixed6(x)).toBe(want);
-  });
-});
-
-describe('goQuote (%q)', () => {
-  test.each([
-    ['abc', '"abc"'],
-    ['a"b\\c', '"a\\"b\\\\c"'],
-    ['tab\there\n', '"tab\\there\\n"'],
-    ['\u0001\u007f', '"\\x01\\x7f"'],
-    ['ünï', '"ünï"'],
-    ['\u00a0', '"\\u00a0"'],
-    ['😀', '"😀"'],
-  ])('%j → %s', (s, want) => {
-    expect(goQuote(s)).toBe(want);
-  });
-});
-
-describe('parseGoFloat (strconv.ParseFloat)', () => {
-  test.each([
-    ['0.1', 0.1],
-    ['.2', 0.2],
-    ['2.', 2],
-    ['1e0', 1],
-    ['2.0e-1', 0.2],
-    ['-0.1', -0.1],
-    ['+Inf', Infinity],
-    ['+inf', Infinity],
-    ['-Infinity', -Infinity],
-    ['inf', Infinity],
-    ['NaN', NaN],
-    ['nan', NaN],
-    ['1_000', 1000],
-    ['0x1p-2', 0.25],
-    ['0x1.8p1', 3],
-    ['-0X_1P+4', -16],
-    ['1e-400', 0],
-  ])('%j → %s', (s, want) => {
-    expect(parseGoFloat(s)).toBe(want);
-  });
-
-  test.each(['', ' 1', '1 ', 'abc', 'Hello World', '1e400', '-1e400', '+nan', 'infx', 'infin', '0x10', '0b11', '1__0', '_1', '1_', '1._5', '.', 'e5', '1e', '--1', '0x'])(
-    '%j is a syntax or range error',
-    (s) => {
-      expect(parseGoFloat(s)).toBeUndefined();
-    },
-  );
 });

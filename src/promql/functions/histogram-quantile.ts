@@ -1,8 +1,8 @@
-import type { Labels } from '../../model/index.js';
+import { parseGoFloat, type Labels } from '../../model/index.js';
 import type { Annotations } from '../annotations.js';
 import type { Vector } from '../value.js';
 import { sample, scalarArg, stringArg } from './args.js';
-import { formatOpenMetricsFloat, parseGoFloat } from './go-format.js';
+import { formatOpenMetricsFloat } from './go-format.js';
 import { badBucketLabelWarning, forcedMonotonicityInfo, invalidQuantileWarning } from './messages.js';
 import { bucketFraction, bucketQuantile, type Bucket } from './quantile.js';
 import type { InstantFunction } from './types.js';

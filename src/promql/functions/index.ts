@@ -48,7 +48,7 @@ import type { FunctionImpl, InstantFunction, RangeFunction } from './types.js';
 // The contract, and the helpers the evaluator shares (each documented where it is defined).
 export type { FunctionContext, FunctionImpl, InstantFunction, RangeFunction } from './types.js';
 export { absentLabels, isValidLabelName, stringArg, unwrapArg } from './args.js';
-export { formatGoFloat, formatOpenMetricsFloat, goQuote, parseGoFloat } from './go-format.js';
+export { formatOpenMetricsFloat } from './go-format.js';
 export { DUPLICATE_LABELSET_ERROR, SORT_IN_RANGE_QUERY_WARNING, invalidQuantileWarning, possibleNonCounterInfo } from './messages.js';
 export { bucketFraction, bucketQuantile, quantileOf, type Bucket, type BucketQuantileResult } from './quantile.js';
 export { naturalLess } from './sort.js';

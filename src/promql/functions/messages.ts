@@ -1,4 +1,4 @@
-import { formatGoFloat, goQuote } from './go-format.js';
+import { formatGoFloatG, goQuote } from '../../model/index.js';
 
 /**
  * The texts of the annotations and errors PromQL functions produce, worded exactly as Prometheus'
@@ -15,7 +15,7 @@ function withMetricName(message: string, metricName: string): string {
 
 /** `InvalidQuantileWarning`: a quantile outside [0, 1] or NaN. */
 export function invalidQuantileWarning(q: number): string {
-  return `${WARNING}: quantile value should be between 0 and 1, got ${formatGoFloat(q)}`;
+  return `${WARNING}: quantile value should be between 0 and 1, got ${formatGoFloatG(q)}`;
 }
 
 /** `BadBucketLabelWarning`: an `le` label that is missing or does not parse as a float. */

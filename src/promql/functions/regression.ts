@@ -1,7 +1,7 @@
+import { formatGoFixed6 } from '../../model/index.js';
 import type { RangeWindow } from '../value.js';
 import { QueryError } from '../errors.js';
 import { kahanSumInc } from '../kahan.js';
-import { formatGoFixed6 } from './go-format.js';
 import type { RangeFunction } from './types.js';
 
 /** `deriv`, `predict_linear` and `double_exponential_smoothing`, as Prometheus computes them. */

@@ -1,6 +1,5 @@
-import { METRIC_NAME_LABEL } from '../../model/index.js';
+import { METRIC_NAME_LABEL, goQuote } from '../../model/index.js';
 import { type AggregateExpr, type BinaryExpr, type Call, type Expr, type PositionRange, type ValueType, type VectorSelector, exprType } from './ast.js';
-import { goQuote } from './go-format.js';
 import type { Mutable, ParserState } from './parser-state.js';
 
 /** Prometheus' `DocumentedType`: `instant vector`, `range vector`, `scalar`, `string`. */

@@ -9,5 +9,3 @@ export { PARSE_ERROR_CODE, ParseError } from './parse-error.js';
 export { FUNCTIONS, getFunction } from './functions.js';
 export { exprToString } from './printer.js';
 export { MAX_CHARACTERS_PER_LINE, prettify } from './prettier.js';
-export { DurationSyntaxError, durationToString, parseDuration } from './duration.js';
-export { goQuote } from './go-format.js';

@@ -1,4 +1,4 @@
-import { goQuote, goRuneHash } from './go-format.js';
+import { goQuote, goRuneHash } from '../../model/index.js';
 import { EOF, type LexCursor, RUNE_ERROR, isAlphaNumeric } from './lex-cursor.js';
 import { T, type Token } from './tokens.js';
 

@@ -1,4 +1,4 @@
-import { goQuoteRune } from './go-format.js';
+import { goQuoteRune } from '../../model/index.js';
 import { EOF, LexCursor, isAlpha, isAlphaNumeric, isDigit, isSpace } from './lex-cursor.js';
 import { lexNumberOrDuration, lexRawString, lexString } from './lex-scan.js';
 import { DURATION_KEYWORDS, KEYWORDS, T, type Token, type TokenType } from './tokens.js';

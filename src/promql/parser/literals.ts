@@ -1,5 +1,6 @@
 import type { NumberLiteral } from './ast.js';
-import { DurationSyntaxError, durationMsToSeconds, parseDuration } from './duration.js';
+import { DurationSyntaxError, parseDuration } from '../../model/index.js';
+import { durationMsToSeconds } from './duration.js';
 import { parseNumberLiteral } from './number-literal.js';
 import type { ParserState } from './parser-state.js';
 import { T, type Token } from './tokens.js';

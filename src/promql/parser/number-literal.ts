@@ -1,5 +1,4 @@
-import { goUnderscoreOK } from '../../model/index.js';
-import { goQuote } from './go-format.js';
+import { goQuote, goUnderscoreOK } from '../../model/index.js';
 
 /**
  * The value of a NUMBER token, computed as Prometheus' parser does: `strconv.ParseInt(s, 0, 64)`

@@ -1,6 +1,6 @@
 import type { AggregateExpr, AggregateOp, Call, Expr } from './ast.js';
 import { getFunction } from './functions.js';
-import { goQuote } from './go-format.js';
+import { goQuote } from '../../model/index.js';
 import { isWellFormed, unquoteString } from './literals.js';
 import { type ParserState, Unexpected } from './parser-state.js';
 import { LABEL_NAME_TOKENS, T, type Token, typeText } from './tokens.js';

@@ -1,7 +1,9 @@
+import type { ErrorSpec } from '../../model/index.js';
+import { PROMQL_ERRORS } from '../errors.js';
 import type { PositionRange } from './ast.js';
 
 /** The stable error code every `ParseError` carries (see docs/errors.md). */
-export const PARSE_ERROR_CODE = 'ERR_PROMQL_PARSE';
+export const PARSE_ERROR_CODE = PROMQL_ERRORS.PARSE.code;
 
 /**
  * A query the parser rejects. `message` is Prometheus' `ParseErr.Error()` text,
@@ -12,6 +14,11 @@ export const PARSE_ERROR_CODE = 'ERR_PROMQL_PARSE';
 export class ParseError extends Error {
   /** Always `ERR_PROMQL_PARSE`. */
   readonly code = PARSE_ERROR_CODE;
+
+  /** The registry entry of `code`: status 400, `bad_data`. */
+  get spec(): ErrorSpec {
+    return PROMQL_ERRORS.PARSE;
+  }
 
   constructor(
     readonly reason: string,

@@ -1,6 +1,6 @@
 import type { DurationExpr, Expr, MatrixSelector, SubqueryExpr, VectorSelector } from './ast.js';
 import { secondsToMs } from './duration.js';
-import { formatFloatFixed6, goRound } from './go-format.js';
+import { formatGoFixed6, goRound } from '../../model/index.js';
 import { numberLiteral } from './literals.js';
 import { type DurationValue, checkPositive, parseDurationExpr, parseOffsetDuration } from './parse-duration.js';
 import { type Mutable, type ParserState, Unexpected } from './parser-state.js';
@@ -87,7 +87,7 @@ function parseAtValue(p: ParserState): number | 'start' | 'end' {
 function parseAt(p: ParserState, e: Expr): Expr {
   const v = p.withContext('@', 'timestamp', () => parseAtValue(p));
   if (typeof v === 'number' && !(Math.abs(v) < 2 ** 63)) {
-    throw p.errorAt(`timestamp out of bounds for @ modifier: ${formatFloatFixed6(v)}`, e.pos);
+    throw p.errorAt(`timestamp out of bounds for @ modifier: ${formatGoFixed6(v)}`, e.pos);
   }
   const target = modifierTarget(e);
   if (target === null) {

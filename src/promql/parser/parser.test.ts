@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, ParseError, durationToString, getFunction, parseDuration, parseExpr, parseMetric, parseMetricSelector } from './index.js';
+import { FUNCTIONS, ParseError, getFunction, parseExpr, parseMetric, parseMetricSelector } from './index.js';
 
 const OPTS = {
   enableExperimentalFunctions: true,
@@ -231,43 +231,5 @@ describe('FUNCTIONS', () => {
   ])('arity of %s: ok=%s', (input, ok) => {
     if (ok) expect(() => parseExpr(input, OPTS)).not.toThrow();
     else expect(() => parseExpr(input, OPTS)).toThrow(ParseError);
-  });
-});
-
-describe('duration helpers', () => {
-  it.each<[string, number]>([
-    ['0', 0],
-    ['1ms', 1],
-    ['1h30m', 5_400_000],
-    ['2w', 1_209_600_000],
-    ['1y2w3d4h5m6s7ms', 31_536_000_000 + 1_209_600_000 + 259_200_000 + 14_400_000 + 300_000 + 6000 + 7],
-  ])('parseDuration(%j) is %d ms', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
-  });
-
-  it.each<[string, string]>([
-    ['', 'empty duration string'],
-    ['5', 'not a valid duration string: "5"'],
-    ['m', 'not a valid duration string: "m"'],
-    ['5m1h', 'not a valid duration string: "5m1h"'],
-    ['1m1m', 'not a valid duration string: "1m1m"'],
-    ['1hs', 'unknown unit "hs" in duration "1hs"'],
-    ['300y', 'duration out of range'],
-  ])('parseDuration(%j) fails', (text, message) => {
-    expect(() => parseDuration(text)).toThrow(message);
-  });
-
-  it.each<[number, string]>([
-    [0, '0s'],
-    [1, '1ms'],
-    [90_000, '1m30s'],
-    [5_400_000, '1h30m'],
-    [7_776_000_000, '90d'],
-    [1_209_600_000, '2w'],
-    [31_536_000_000, '1y'],
-    [31_622_400_000, '366d'],
-    [-60_000, '-1m'],
-  ])('durationToString(%d) is %j', (ms, text) => {
-    expect(durationToString(ms)).toBe(text);
   });
 });

@@ -1,7 +1,5 @@
-import { METRIC_NAME_LABEL, type Matcher } from '../../model/index.js';
+import { METRIC_NAME_LABEL, formatDuration, formatGoFloatF, formatGoFloatG, goQuote, type Matcher } from '../../model/index.js';
 import type { AggregateExpr, BinaryExpr, DurationExpr, Expr, MatrixSelector, SubqueryExpr, VectorMatching, VectorSelector } from './ast.js';
-import { durationToString } from './duration.js';
-import { formatFloatF, formatFloatG, goQuote } from './go-format.js';
 
 const LEGACY_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
@@ -31,11 +29,11 @@ function byteOrder(a: string, b: string): number {
 /** A duration value in seconds printed as `model.Duration(v * 1e9).String()` (truncating). */
 function secondsToDurationString(v: number): string {
   const ms = Number(BigInt(Math.trunc(v * 1e9)) / 1_000_000n);
-  return durationToString(ms);
+  return formatDuration(ms);
 }
 
 function numberString(value: number, duration: boolean): string {
-  if (!duration) return formatFloatF(value);
+  if (!duration) return formatGoFloatF(value);
   return value < 0 ? '-' + secondsToDurationString(-value) : secondsToDurationString(value);
 }
 
@@ -67,8 +65,8 @@ function atString(timestampMs: number | null, startOrEnd: 'start' | 'end' | null
 
 function offsetString(offsetMs: number, offsetExpr: DurationExpr | null): string {
   if (offsetExpr !== null) return ' offset ' + durationExprString(offsetExpr);
-  if (offsetMs > 0) return ' offset ' + durationToString(offsetMs);
-  if (offsetMs < 0) return ' offset -' + durationToString(-offsetMs);
+  if (offsetMs > 0) return ' offset ' + formatDuration(offsetMs);
+  if (offsetMs < 0) return ' offset -' + formatDuration(-offsetMs);
   return '';
 }
 
@@ -94,15 +92,15 @@ function vectorSelectorString(vs: VectorSelector): string {
 
 function matrixSelectorString(m: MatrixSelector): string {
   const vs = m.vectorSelector;
-  const range = m.rangeExpr !== null ? durationExprString(m.rangeExpr) : durationToString(m.rangeMs);
+  const range = m.rangeExpr !== null ? durationExprString(m.rangeExpr) : formatDuration(m.rangeMs);
   return `${selectorBody(vs)}[${range}]${extendedRange(vs)}${atString(vs.timestampMs, vs.startOrEnd)}${offsetString(vs.offsetMs, vs.offsetExpr)}`;
 }
 
 /** The `[range:step] @ t offset d` suffix of a subquery (Prometheus' `getSubqueryTimeSuffix`). */
 export function subqueryTimeSuffix(e: SubqueryExpr): string {
-  const range = e.rangeExpr !== null ? durationExprString(e.rangeExpr) : durationToString(e.rangeMs);
+  const range = e.rangeExpr !== null ? durationExprString(e.rangeExpr) : formatDuration(e.rangeMs);
   let step = '';
-  if (e.stepMs !== 0) step = durationToString(e.stepMs);
+  if (e.stepMs !== 0) step = formatDuration(e.stepMs);
   else if (e.stepExpr !== null) step = durationExprString(e.stepExpr);
   return `[${range}:${step}]${atString(e.timestampMs, e.startOrEnd)}${offsetString(e.offsetMs, e.offsetExpr)}`;
 }
@@ -123,10 +121,10 @@ export function binaryModifiersString(e: BinaryExpr): string {
   if (vm.matchingLabels.length > 0 || vm.on || grouped) s += ` ${vm.on ? 'on' : 'ignoring'} (${labelList(vm.matchingLabels)})`;
   if (grouped) s += ` group_${vm.card === 'many-to-one' ? 'left' : 'right'} (${labelList(vm.include)})`;
   const { lhs, rhs } = vm.fillValues;
-  if (lhs !== null && rhs !== null && Object.is(lhs, rhs)) s += ` fill (${formatFloatG(lhs)})`;
+  if (lhs !== null && rhs !== null && Object.is(lhs, rhs)) s += ` fill (${formatGoFloatG(lhs)})`;
   else {
-    if (lhs !== null) s += ` fill_left (${formatFloatG(lhs)})`;
-    if (rhs !== null) s += ` fill_right (${formatFloatG(rhs)})`;
+    if (lhs !== null) s += ` fill_left (${formatGoFloatG(lhs)})`;
+    if (rhs !== null) s += ` fill_right (${formatGoFloatG(rhs)})`;
   }
   return s;
 }

@@ -1,4 +1,4 @@
-import { goQuote } from './go-format.js';
+import { goQuote } from '../../model/index.js';
 
 /**
  * Token types of the PromQL lexer, named after Prometheus' `ItemType`s (`promql/parser/lex.go`).

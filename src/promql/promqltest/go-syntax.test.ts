@@ -1,27 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goUnquote, parseGoNumber, parsePromDurationMs, parseSeriesNumber } from './go-syntax.js';
-
-describe('parsePromDurationMs (model.ParseDuration)', () => {
-  it.each([
-    ['0', 0],
-    ['5m', 300_000],
-    ['1h30m', 5_400_000],
-    ['10s53ms', 10_053],
-    ['1y', 31_536_000_000],
-    ['2w1d', 1_296_000_000],
-    ['0s', 0],
-    ['', undefined],
-    ['1', undefined],
-    ['30m1h', undefined],
-    ['1m1m', undefined],
-    ['1.5m', undefined],
-    ['-1m', undefined],
-    ['5x', undefined],
-    ['1000000y', undefined],
-  ])('%j -> %j', (text, want) => {
-    expect(parsePromDurationMs(text)).toBe(want);
-  });
-});
+import { goUnquote, parseGoNumber, parseSeriesNumber } from './go-syntax.js';
 
 describe('parseGoNumber (ParseInt base 0, then ParseFloat)', () => {
   it.each([

@@ -1,75 +1,11 @@
 /**
- * The bits of Go syntax the promqltest script language borrows from Go's standard library and
- * from `prometheus/common/model`: durations (`model.ParseDuration`), numbers (`strconv.ParseInt`
- * with base 0, then `strconv.ParseFloat`) and quoted strings (`strconv.Unquote`). They differ
- * from PromQL's own rules in small ways the upstream files depend on (`0` is a valid duration,
- * units must go from largest to smallest, `017` is octal), so they are kept exact here.
+ * The bits of Go syntax the promqltest script language borrows from Go's standard library:
+ * numbers (`strconv.ParseInt` with base 0, then `strconv.ParseFloat`) and quoted strings
+ * (`strconv.Unquote`). They differ from PromQL's own rules in small ways the upstream files depend
+ * on (`017` is octal), so they are kept exact here. Durations (`model.ParseDuration`) are
+ * `src/model`'s `parseDurationMs`, floats (`strconv.ParseFloat`) its `parseGoFloat`.
  */
-
-/** Units of `model.ParseDuration`, largest first; `pos` enforces that order. */
-const DURATION_UNITS: Readonly<Record<string, { ms: number; pos: number }>> = {
-  y: { ms: 31_536_000_000, pos: 1 },
-  w: { ms: 604_800_000, pos: 2 },
-  d: { ms: 86_400_000, pos: 3 },
-  h: { ms: 3_600_000, pos: 4 },
-  m: { ms: 60_000, pos: 5 },
-  s: { ms: 1_000, pos: 6 },
-  ms: { ms: 1, pos: 7 },
-};
-
-/** The largest duration `model.ParseDuration` accepts (2^63 − 1 ns), in whole milliseconds. */
-const MAX_DURATION_MS = 9_223_372_036_854;
-
-/**
- * Parses a Prometheus duration exactly as `model.ParseDuration` does: `0` on its own, or one or
- * more `<digits><unit>` groups with units `y w d h m s ms` in decreasing order, each at most once.
- * Returns milliseconds, or `undefined` when the text is not a valid duration.
- */
-export function parsePromDurationMs(text: string): number | undefined {
-  if (text === '0') return 0;
-  if (text === '') return undefined;
-  let rest = text;
-  let total = 0;
-  let lastPos = 0;
-  while (rest !== '') {
-    const m = /^(\d+)([^\d]*)/.exec(rest);
-    if (m === null || m[2] === '') return undefined;
-    const unit = DURATION_UNITS[m[2]] as { ms: number; pos: number } | undefined;
-    if (unit === undefined || unit.pos <= lastPos) return undefined;
-    lastPos = unit.pos;
-    total += Number(m[1]) * unit.ms;
-    if (total > MAX_DURATION_MS) return undefined;
-    rest = rest.slice(m[0].length);
-  }
-  return total;
-}
-
-/**
- * Go's `underscoreOK`: an underscore may only sit between two digits, or between a base prefix
- * and a digit. `text` is the number without its sign.
- */
-function underscoresOk(text: string): boolean {
-  let saw = '^';
-  let i = 0;
-  let hex = false;
-  if (/^0[xXbBoO]/.test(text)) {
-    i = 2;
-    saw = '0';
-    hex = text[1] === 'x' || text[1] === 'X';
-  }
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) saw = '0';
-    else if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-    } else {
-      if (saw === '_') return false;
-      saw = '!';
-    }
-  }
-  return saw !== '_';
-}
+import { goUnderscoreOK, parseGoFloat } from '../../model/index.js';
 
 /** `strconv.ParseInt(text, 0, 64)`; `undefined` on any error, including overflow. */
 function parseGoInt(text: string): number | undefined {
@@ -78,37 +14,13 @@ function parseGoInt(text: string): number | undefined {
   const prefix = (m[2] ?? '').toLowerCase();
   const base = prefix === '0x' ? 16 : prefix === '0b' ? 2 : prefix === '' ? 10 : 8;
   const digits = m[3];
-  if (!underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
+  if (!goUnderscoreOK(text)) return undefined;
   const clean = digits.replaceAll('_', '');
   const valid = { 16: /^[0-9a-fA-F]+$/, 10: /^[0-9]+$/, 8: /^[0-7]+$/, 2: /^[01]+$/ }[base];
   if (!valid.test(clean)) return undefined;
   const big = BigInt(base === 10 ? clean : `0${prefix === '0' ? 'o' : prefix[1]}${clean}`) * (m[1] === '-' ? -1n : 1n);
   if (big > 9223372036854775807n || big < -9223372036854775808n) return undefined;
   return Number(big);
-}
-
-/** `strconv.ParseFloat(text, 64)`; `undefined` on any error, including overflow to ±Inf. */
-function parseGoFloat(text: string): number | undefined {
-  const special = /^([+-]?)(inf|infinity)$/i.exec(text);
-  if (special !== null) return special[1] === '-' ? -Infinity : Infinity;
-  if (/^nan$/i.test(text)) return NaN;
-  const dec = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/.exec(text);
-  if (dec !== null) {
-    if (!/[0-9]/.test(text.replace(/[eE].*$/, '')) || !underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
-    const v = Number(text.replaceAll('_', ''));
-    return Number.isFinite(v) ? v : undefined;
-  }
-  const hex = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9_]+)$/.exec(text);
-  if (hex === null) return undefined;
-  if (!underscoresOk(text.replace(/^[+-]/, ''))) return undefined;
-  const intPart = hex[2].replaceAll('_', '');
-  const fracPart = (hex[3] ?? '').replaceAll('_', '');
-  if (intPart === '' && fracPart === '') return undefined;
-  let mant = 0;
-  for (const c of intPart + fracPart) mant = mant * 16 + parseInt(c, 16);
-  const v = mant * 2 ** (Number(hex[4].replaceAll('_', '')) - 4 * fracPart.length);
-  if (!Number.isFinite(v)) return undefined;
-  return hex[1] === '-' ? -v : v;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { compileRe2, type Re2Regexp } from '../../model/index.js';
-import { goUnquote, parseGoNumber, parsePromDurationMs } from './go-syntax.js';
+import { compileRe2, parseDurationMs, type Re2Regexp } from '../../model/index.js';
+import { goUnquote, parseGoNumber } from './go-syntax.js';
 import type { MetricParser } from './metric-notation.js';
 import { LineError, wrap, type EvalCommand, type ExpectKind, type Expectation, type ExpectedSeries } from './script-types.js';
 import { parseSeriesLine, type SequenceValue } from './series-notation.js';
@@ -19,12 +19,12 @@ export function compileGoRegexp(pattern: string): Re2Regexp {
 
 /** test.go's `parseDurations`: from, to and step of a range, with `to >= from`. */
 function parseRange(from: string, to: string, step: string): [number, number, number] {
-  const f = parsePromDurationMs(from);
+  const f = parseDurationMs(from);
   if (f === undefined) throw new Error(`invalid start timestamp definition ${JSON.stringify(from)}`);
-  const t = parsePromDurationMs(to);
+  const t = parseDurationMs(to);
   if (t === undefined) throw new Error(`invalid end timestamp definition ${JSON.stringify(to)}`);
   if (t < f) throw new Error(`invalid test definition, end timestamp (${to}) is before start timestamp (${from})`);
-  const s = parsePromDurationMs(step);
+  const s = parseDurationMs(step);
   if (s === undefined) throw new Error(`invalid step definition ${JSON.stringify(step)}`);
   return [f, t, s];
 }
@@ -89,7 +89,7 @@ export function parseEvalBlock(lines: readonly string[], start: number, parseMet
     }
   } else {
     const at = inst[2] ?? '';
-    const t = parsePromDurationMs(at);
+    const t = parseDurationMs(at);
     if (t === undefined) throw fail(`invalid timestamp definition ${JSON.stringify(at)}`);
     startMs = t;
   }

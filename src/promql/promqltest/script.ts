@@ -1,11 +1,10 @@
-import { parsePromDurationMs } from './go-syntax.js';
 import { parseMetric as parsePromqlMetric } from '../parser/index.js';
 import type { MetricParser } from './metric-notation.js';
 import { parseEvalBlock } from './script-eval.js';
 import { LineError, wrap, type EvalCommand } from './script-types.js';
 import { parseSeriesLine, type SequenceValue } from './series-notation.js';
 import { isStartTimestampLine, parseStartTimestampLine } from './start-timestamps.js';
-import type { Labels } from '../../model/index.js';
+import { parseDurationMs, type Labels } from '../../model/index.js';
 
 export type { EvalCommand, ExpectKind, Expectation, ExpectedSeries } from './script-types.js';
 
@@ -110,7 +109,7 @@ export function parseScript(file: string, text: string, parseMetric: MetricParse
 function parseLoad(lines: readonly string[], start: number, parseMetric: MetricParser): [LoadCommand, number] {
   const m = /^load(?:_(with_nhcb))?\s+(.+?)$/.exec(lines[start]);
   if (m === null) throw new LineError(start, 'invalid load command. (load[_with_nhcb] <step:duration>)');
-  const intervalMs = parsePromDurationMs(m[2]);
+  const intervalMs = parseDurationMs(m[2]);
   if (intervalMs === undefined) throw new LineError(start, `invalid step definition ${JSON.stringify(m[2])}`);
   const bySeries = new Map<string, LoadedSeries>();
   let defaultOffsets: readonly (number | null)[] | null = null;

@@ -1,5 +1,4 @@
-import type { Labels } from '../../model/index.js';
-import { parsePromDurationMs } from './go-syntax.js';
+import { parseDurationMs, type Labels } from '../../model/index.js';
 import { parseMetric as parsePromqlMetric } from '../parser/index.js';
 import type { MetricParser } from './metric-notation.js';
 import { parseSeriesLine } from './series-notation.js';
@@ -93,7 +92,7 @@ function expandStartTimestampItem(item: string, prev: number): (number | null)[]
 function durationPrefix(s: string): [number, string] {
   const m = /^([+-]?)([0-9]+)([a-wyzA-Z]*)/.exec(s);
   if (m === null) throw new Error(`expected digits in duration ${JSON.stringify(s)}`);
-  const ms = parsePromDurationMs(m[2] + m[3]);
+  const ms = parseDurationMs(m[2] + m[3]);
   if (ms === undefined) throw new Error(`invalid duration ${JSON.stringify(m[2] + m[3])}`);
   return [m[1] === '-' ? -ms : ms, s.slice(m[0].length)];
 }

@@ -3,9 +3,9 @@
  * which `printf` and the `humanize*` functions (`%.4g`) need. JavaScript's `toFixed` and
  * `toPrecision` round a tie up, Go rounds the exact binary value half to even (`%.0f` of 2.5
  * is `2`), so digits are taken from the exact decimal expansion of the double. The shortest forms
- * (`prec` -1) are `formatFloatG` / `formatFloatF` in src/model.
+ * (`prec` -1) are `formatGoFloatG` / `formatGoFloatF` in src/model.
  */
-import { formatFloatF, formatFloatG } from '../../model/index.js';
+import { formatGoFloatF, formatGoFloatG } from '../../model/index.js';
 
 /** Digits `d1d2...` and point position `dp`: the value is `0.d1d2... × 10^dp`; no trailing zeros. */
 interface Decimal {
@@ -99,8 +99,8 @@ export function formatGoFloatPrec(x: number, verb: 'e' | 'E' | 'f' | 'g' | 'G', 
   const lower = verb.toLowerCase() as 'e' | 'f' | 'g';
   const e = verb === 'E' || verb === 'G' ? 'E' : 'e';
   if (prec < 0) {
-    if (lower === 'f') return formatFloatF(x);
-    if (lower === 'g') return e === 'E' ? formatFloatG(x).toUpperCase().replace('INF', 'Inf').replace('NAN', 'NaN') : formatFloatG(x);
+    if (lower === 'f') return formatGoFloatF(x);
+    if (lower === 'g') return e === 'E' ? formatGoFloatG(x).toUpperCase().replace('INF', 'Inf').replace('NAN', 'NaN') : formatGoFloatG(x);
     // Shortest %e: all the shortest digits.
     const digits = x === 0 ? { digits: '', dp: 0 } : shortest(x);
     return fmtE(neg, digits, Math.max(digits.digits.length - 1, 0), e);

@@ -8,7 +8,7 @@
  *   `args`), `GoStruct` (the template data, a query sample `*template.sample`), `GoSlice`
  *   (`template.queryResult`), `GoTime` (`toTime`'s `*time.Time`).
  */
-import { formatFloatG } from '../../model/index.js';
+import { formatGoFloatG } from '../../model/index.js';
 
 /** Go's `int`. */
 export class GoInt {
@@ -178,7 +178,7 @@ export function goTimeString(t: GoTime): string {
 export function formatGoValue(v: GoValue, depth = 0): string {
   if (v === null) return '<nil>';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return formatFloatG(v);
+  if (typeof v === 'number') return formatGoFloatG(v);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof GoInt) return String(v.value);
   if (v instanceof GoHTML) return v.value;

@@ -3,8 +3,7 @@
  * (web/api/v1/api.go: parseTime, parseDuration; Go's strconv.ParseFloat and time.Parse with
  * RFC 3339). Times become Unix milliseconds, durations nanoseconds (as Go's time.Duration).
  */
-import { MAX_TIME_MS, MIN_TIME_MS, parseGoFloat, type UnixMs } from '../../model/index.js';
-import { goQuote } from '../../promql/index.js';
+import { MAX_TIME_MS, MIN_TIME_MS, goQuote, parseDurationMs, parseGoFloat, type UnixMs } from '../../model/index.js';
 
 export { goQuote };
 
@@ -103,8 +102,6 @@ export function parseTime(s: string): UnixMs {
   return ms;
 }
 
-const PROM_DURATION = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
-const UNIT_MS = [31_536_000_000, 604_800_000, 86_400_000, 3_600_000, 60_000, 1000, 1];
 /** 2^63, the first value past Go's int64 range (as a float64, which is how Go compares it). */
 const MAX_INT64 = 2 ** 63;
 
@@ -121,11 +118,9 @@ export function parseDurationNs(s: string): number {
     if (ns > MAX_INT64 || ns < -MAX_INT64) throw new Error(`cannot parse ${goQuote(s)} to a valid duration. It overflows int64`);
     return Math.trunc(ns);
   }
-  const m = s === '' ? null : PROM_DURATION.exec(s);
-  if (m === null || m.slice(1).every((g) => g === undefined)) throw new Error(`cannot parse ${goQuote(s)} to a valid duration`);
-  let ms = 0;
-  for (let i = 0; i < UNIT_MS.length; i++) if (m[i + 1] !== undefined) ms += Number(m[i + 1]) * UNIT_MS[i];
-  if (ms * 1e6 > MAX_INT64) throw new Error(`cannot parse ${goQuote(s)} to a valid duration`);
+  // model.ParseDuration (src/model), which also refuses what overflows int64 nanoseconds.
+  const ms = parseDurationMs(s);
+  if (ms === undefined) throw new Error(`cannot parse ${goQuote(s)} to a valid duration`);
   return ms * 1e6;
 }
 

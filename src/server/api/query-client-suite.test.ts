@@ -1,6 +1,5 @@
 import { MemoryLogger } from '../../model/index.js';
-import { EngineQueryClient } from '../../promql/engine-query-client.js';
-import { Engine } from '../../promql/engine/index.js';
+import { Engine, EngineQueryClient } from '../../promql/index.js';
 import { HttpQueryClient } from '../../query/index.js';
 import { runQueryClientSuite } from '../../query/testing/index.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';

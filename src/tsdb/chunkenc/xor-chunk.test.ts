@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { STALE_NAN } from '../../model/sample.js';
+import { STALE_NAN } from '../../model/index.js';
 import { BitReader } from './bit-reader.js';
 import { uvarintSize } from './varint.js';
 import { CHUNK_ENCODING_XOR, XorChunk } from './xor-chunk.js';

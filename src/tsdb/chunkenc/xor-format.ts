@@ -8,7 +8,7 @@
  * - exact 64-bit integer add/subtract on (signed hi, unsigned lo) halves, for the rare
  *   timestamp deltas that exceed 2^53 and so cannot be represented exactly as a float.
  */
-import { StorageError, StorageErrorCode } from '../../storage/errors.js';
+import { StorageError, StorageErrorCode } from '../../storage/index.js';
 
 /** The chunk encoding byte for XOR chunks (Prometheus' `EncXOR`). */
 export const CHUNK_ENCODING_XOR = 1;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ArraySeriesIterator } from '../../model/iterator.js';
+import { ArraySeriesIterator } from '../../model/index.js';
 import { BitWriter } from './bit-writer.js';
 import { writeUvarintBits, writeVarintBits } from './varint.js';
 import { XorChunk } from './xor-chunk.js';

@@ -5,9 +5,7 @@
  * truncated input ends iteration with `err()` set: the bit reader never reads past the bytes,
  * each sample consumes at least one bit, and the sample count bounds the loop.
  */
-import type { SeriesIterator } from '../../model/iterator.js';
-import type { Sample } from '../../model/sample.js';
-import type { UnixMs } from '../../model/time.js';
+import type { Sample, SeriesIterator, UnixMs } from '../../model/index.js';
 import { BitReader } from './bit-reader.js';
 import { readUvarint64Bits, readVarintBits, type Uint64Parts } from './varint.js';
 import {

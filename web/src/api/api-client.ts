@@ -5,31 +5,14 @@
  * goes through `authFetch` (auth.ts): stored credentials, and the login prompt on a 401.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
-import { HttpQueryClient, HttpRulesClient, QueryClientError, errorTypeForHttpStatus, type QueryClient, type RulesClient } from '../../../src/query/index.js';
+import { HttpQueryClient, HttpRulesClient, QueryClientError, errorTypeForHttpStatus, type QueryClient, type RulesClient, type TargetDiscovery } from '../../../src/query/index.js';
 import { authFetch } from './auth.js';
 
-/** One scrape target, as Prometheus' `/api/v1/targets` writes it. */
-export interface ActiveTarget {
-  readonly discoveredLabels: Readonly<Record<string, string>>;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly scrapePool: string;
-  readonly scrapeUrl: string;
-  readonly globalUrl?: string;
-  readonly lastError: string;
-  /** RFC 3339. */
-  readonly lastScrape: string;
-  /** Seconds. */
-  readonly lastScrapeDuration: number;
-  readonly health: 'up' | 'down' | 'unknown';
-  readonly scrapeInterval?: string;
-  readonly scrapeTimeout?: string;
-}
+/** One scrape target, as `/api/v1/targets` writes it: the API's wire type (`src/query`). */
+export type { ActiveTarget } from '../../../src/query/index.js';
 
-/** The `data` of `/api/v1/targets`. */
-export interface TargetsData {
-  readonly activeTargets: readonly ActiveTarget[];
-  readonly droppedTargets?: readonly unknown[];
-}
+/** The `data` of `/api/v1/targets` (`src/query`'s `TargetDiscovery`). */
+export type TargetsData = TargetDiscovery;
 
 /** The client. One per page; stateless. */
 export class InfersightApi {

@@ -1,7 +1,7 @@
 /**
  * The `/api/v1/targets` golden of Prometheus 2.42 (testdata/targets-api-prometheus-2.42.json):
  * the configuration it was captured with and the normalisation of what is volatile (ports, host
- * name, times, Go's vs Node's error texts). Used by the unit test of `targetsView`, by the e2e
+ * name, times, Go's vs Node's error texts). Used by the unit test of `targetsView` (src/server), by the e2e
  * test of the CLI and by the capture (test/e2e/scrape-targets-capture.ts).
  */
 import fs from 'node:fs';

@@ -7,7 +7,7 @@
  * 0x7ff0000000000002 comes back as 0x7ff8000000000002), which would corrupt the expectation.
  */
 import fc from 'fast-check';
-import type { SeriesIterator } from '../../../model/iterator.js';
+import type { SeriesIterator } from '../../../model/index.js';
 
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;

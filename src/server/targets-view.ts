@@ -1,29 +1,10 @@
-import type { Labels, UnixMs } from '../../model/index.js';
-import type { ScrapeManager } from './manager.js';
-import type { Target, TargetHealth } from './target.js';
-
-/** One active target as Prometheus 2.42's `/api/v1/targets` shows it. */
-export interface ApiActiveTarget {
-  discoveredLabels: Record<string, string>;
-  labels: Record<string, string>;
-  scrapePool: string;
-  scrapeUrl: string;
-  globalUrl: string;
-  lastError: string;
-  /** RFC 3339; Go's zero time before the first scrape. */
-  lastScrape: string;
-  /** Seconds. */
-  lastScrapeDuration: number;
-  health: TargetHealth;
-  scrapeInterval: string;
-  scrapeTimeout: string;
-}
-
-/** The `data` of `/api/v1/targets`. */
-export interface ApiTargetDiscovery {
-  activeTargets: ApiActiveTarget[];
-  droppedTargets: { discoveredLabels: Record<string, string> }[];
-}
+/**
+ * The data of `/api/v1/targets` and `/api/v1/targets/metadata`, read from the scrape manager in
+ * the API's wire shapes (`src/query`, which the UI reads them with).
+ */
+import type { Labels, UnixMs } from '../model/index.js';
+import type { TargetDiscovery, TargetMetadata } from '../query/index.js';
+import type { ScrapeManager, Target } from '../ingest/index.js';
 
 /** How the server is reached from outside, for `globalUrl` (Prometheus' `GlobalURLOptions`). */
 export interface GlobalUrlOptions {
@@ -67,11 +48,11 @@ const labelMap = (t: Target, which: 'discovered' | 'public'): Record<string, str
  * The `data` of `/api/v1/targets?state=...` (`active`, `dropped`, `any` or '' for both; other
  * values show neither, as in Prometheus): pools in name order, keys of label maps sorted.
  */
-export function targetsView(manager: ScrapeManager, state: string, urls: GlobalUrlOptions): ApiTargetDiscovery {
+export function targetsView(manager: ScrapeManager, state: string, urls: GlobalUrlOptions): TargetDiscovery {
   const s = state.toLowerCase();
   const showActive = s === '' || s === 'any' || s === 'active';
   const showDropped = s === '' || s === 'any' || s === 'dropped';
-  const out: ApiTargetDiscovery = { activeTargets: [], droppedTargets: [] };
+  const out: TargetDiscovery = { activeTargets: [], droppedTargets: [] };
   for (const [name, pool] of manager.pools()) {
     if (showActive) {
       for (const t of pool.activeTargets()) {
@@ -95,22 +76,13 @@ export function targetsView(manager: ScrapeManager, state: string, urls: GlobalU
   return out;
 }
 
-/** One entry of `/api/v1/targets/metadata`. */
-export interface ApiTargetMetadata {
-  target: Record<string, string>;
-  metric?: string;
-  type: string;
-  help: string;
-  unit: string;
-}
-
 /**
  * The `data` of `/api/v1/targets/metadata` (Prometheus' `targetMetadata`): for every active target
  * whose public labels pass `matchTarget`, the metadata of `metric` (or of all metrics when ''),
  * stopping once `limit` entries are collected (negative: no limit). 0.0.4's `untyped` is `unknown`.
  */
-export function targetsMetadata(manager: ScrapeManager, matchTarget: (labels: Labels) => boolean, metric: string, limit: number): ApiTargetMetadata[] {
-  const out: ApiTargetMetadata[] = [];
+export function targetsMetadata(manager: ScrapeManager, matchTarget: (labels: Labels) => boolean, metric: string, limit: number): TargetMetadata[] {
+  const out: TargetMetadata[] = [];
   for (const [, pool] of manager.pools()) {
     for (const t of pool.activeTargets()) {
       if (limit >= 0 && out.length >= limit) return out;
@@ -118,7 +90,7 @@ export function targetsMetadata(manager: ScrapeManager, matchTarget: (labels: La
       const target = labelMap(t, 'public');
       for (const f of t.metadata) {
         if (metric !== '' && f.name !== metric) continue;
-        const entry: ApiTargetMetadata = { target, type: f.type === 'untyped' ? 'unknown' : f.type, help: f.help ?? '', unit: f.unit ?? '' };
+        const entry: TargetMetadata = { target, type: f.type === 'untyped' ? 'unknown' : f.type, help: f.help ?? '', unit: f.unit ?? '' };
         out.push(metric === '' ? { target, metric: f.name, type: entry.type, help: entry.help, unit: entry.unit } : entry);
       }
     }

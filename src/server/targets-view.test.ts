@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { harness } from './testing/harness.js';
-import { goldenConfig, normalizeTargets, readTargetsGolden } from './testing/targets-golden.js';
+import { harness } from '../ingest/scrape/testing/harness.js';
+import { goldenConfig, normalizeTargets, readTargetsGolden } from '../ingest/scrape/testing/targets-golden.js';
 import { formatGoTime, globalUrl, targetsMetadata, targetsView } from './targets-view.js';
 
 const URLS = { listenPort: 9090, scheme: 'http', host: 'myhost:9090' };
