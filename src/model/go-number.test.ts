@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatGoFixed6, formatGoFloatF, formatGoFloatG, goRound, parseGoFloat } from './go-number.js';
+import { formatGoFixed6, formatGoFloatE, formatGoFloatF, formatGoFloatG, goRound, parseGoFloat } from './go-number.js';
 
 // Expected strings are what Go's fmt and strconv print for the same values.
 describe("formatGoFloatG (%g, %v, FormatFloat(v, 'g', -1, 64))", () => {
@@ -110,4 +110,20 @@ describe('parseGoFloat (strconv.ParseFloat)', () => {
       expect(parseGoFloat(s)).toBeUndefined();
     },
   );
+});
+
+describe("formatGoFloatE (FormatFloat(v, 'e', -1, 64): Prometheus 2.42's alert values)", () => {
+  test.each([
+    [1, '1e+00'],
+    [0, '0e+00'],
+    [123.5, '1.235e+02'],
+    [1e-7, '1e-07'],
+    [1.5e300, '1.5e+300'],
+    [-2, '-2e+00'],
+    [NaN, 'NaN'],
+    [Infinity, '+Inf'],
+  ])('%d', (v, want) => {
+    expect(formatGoFloatE(v)).toBe(want);
+  });
+
 });

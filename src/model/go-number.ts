@@ -137,3 +137,14 @@ export function formatGoFixed6(v: number): string {
 export function goRound(x: number): number {
   return x < 0 ? -Math.round(-x) : Math.round(x);
 }
+
+/** Go's `strconv.FormatFloat(v, 'e', -1, 64)`: shortest digits, exponent with a sign and at least two digits. */
+export function formatGoFloatE(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '-Inf';
+  const [mantissa, exp] = v.toExponential().split('e');
+  const sign = exp.startsWith('-') ? '-' : '+';
+  const m = Object.is(v, -0) ? `-${mantissa}` : mantissa;
+  return `${m}e${sign}${exp.replace(/^[+-]/, '').padStart(2, '0')}`;
+}

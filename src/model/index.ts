@@ -13,7 +13,7 @@ export {
   type UnixMs,
 } from './time.js';
 export { MemoryLogger, noopLogger, type LogFields, type Logger } from './logger.js';
-export { formatGoFixed6, formatGoFloatF, formatGoFloatG, goRound, goUnderscoreOK, parseGoFloat } from './go-number.js';
+export { formatGoFixed6, formatGoFloatE, formatGoFloatF, formatGoFloatG, goRound, goUnderscoreOK, parseGoFloat } from './go-number.js';
 export { goQuote, goQuoteRune, goRuneHash } from './go-quote.js';
 export {
   DurationSyntaxError,

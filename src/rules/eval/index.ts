@@ -13,7 +13,6 @@ export { forStateSelector, restoreForState, type RestoreOptions } from './restor
 export type { RuleHealth, RuleSample } from './rule.js';
 export { evalTimestampMs, groupHash, groupOffsetNs } from './schedule.js';
 export {
-  formatGoFloatE,
   snapshotGroups,
   type AlertSnapshot,
   type AlertingRuleSnapshot,

@@ -3,7 +3,7 @@
  * groups as plain data (times in Unix ms, durations in ms), and the functions that turn it into
  * Prometheus' JSON (`rulesApiData`, `alertsApiData`) for the server to answer with.
  */
-import type { DurationMs, UnixMs } from '../../model/index.js';
+import { formatGoFloatE, type DurationMs, type UnixMs } from '../../model/index.js';
 import type { AlertState } from './alerting-rule.js';
 import type { GroupMetrics } from './group-eval.js';
 import type { RuleGroup } from './group.js';
@@ -67,17 +67,6 @@ export interface GroupSnapshot {
 /** Every group, sorted by file then name as Prometheus lists them. */
 export interface RulesSnapshot {
   readonly groups: readonly GroupSnapshot[];
-}
-
-/** Go's `strconv.FormatFloat(v, 'e', -1, 64)`: shortest digits, exponent with a sign and at least two digits. */
-export function formatGoFloatE(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const [mantissa, exp] = v.toExponential().split('e');
-  const sign = exp.startsWith('-') ? '-' : '+';
-  const m = Object.is(v, -0) ? `-${mantissa}` : mantissa;
-  return `${m}e${sign}${exp.replace(/^[+-]/, '').padStart(2, '0')}`;
 }
 
 /** Takes the snapshot of `groups`. */
