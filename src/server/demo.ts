@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { formatPromDuration, parsePromDuration } from '../config/index.js';
 import { loadScrapeConfigFile } from '../ingest/index.js';
 import type { DurationMs } from '../model/index.js';
+import { RULE_PACK_FILE, rulePackYaml } from '../rules/index.js';
 import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, type RunningSimulation, type ScenarioSpec } from '../sim/index.js';
 import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';
 import { DemoLoad } from './demo-load.js';
@@ -62,7 +63,7 @@ export interface RunningDemo {
  * `fileSdPath` is written as given; file_sd paths resolve against the configuration file's
  * directory (as in Prometheus), so the demo passes a path relative to that directory.
  */
-export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string): string {
+export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string, ruleFiles: readonly string[] = []): string {
   const job = (name: string, action: 'keep' | 'drop', honor: boolean): string[] => [
     `  - job_name: ${name}`,
     ...(honor ? ['    honor_labels: true'] : []),
@@ -75,10 +76,13 @@ export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string): st
     `        action: ${action}`,
   ];
   return [
-    '# Written by `infersight demo`: scrape the simulated fleet through its file_sd file.',
+    '# Written by `infersight demo`: scrape the simulated fleet through its file_sd file, and',
+    '# evaluate the rule files (the default LLM rule pack, and any *.yml put beside it).',
     'global:',
     `  scrape_interval: ${scrapeInterval}`,
     `  scrape_timeout: ${scrapeInterval}`,
+    `  evaluation_interval: ${scrapeInterval}`,
+    ...(ruleFiles.length === 0 ? [] : ['rule_files:', ...ruleFiles.map((f) => `  - ${JSON.stringify(f)}`)]),
     'scrape_configs:',
     ...job('sim', 'drop', false),
     ...job('sim-exporters', 'keep', true),
@@ -126,7 +130,11 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
     // The file_sd file sits beside scrape.yml, and file_sd paths resolve against the config
     // file's directory: name it by its base name, so a relative `--data` (the default `./data`)
     // finds it as well as an absolute one does.
-    await writeFile(configFile, demoScrapeConfig(basename(fileSdPath), scrapeInterval));
+    // The default LLM rule pack (src/rules/pack), written on every start (it is generated: an
+    // operator's own rules go in other files of rules/, which the glob picks up too).
+    await mkdir(join(dir, 'rules'), { recursive: true });
+    await writeFile(join(dir, 'rules', RULE_PACK_FILE), rulePackYaml());
+    await writeFile(configFile, demoScrapeConfig(basename(fileSdPath), scrapeInterval, ['rules/*.yml']));
     const g = o.gateway === false ? null : (o.gateway ?? {});
     const gwConfig = (): ReturnType<typeof gatewayConfigForSim> => {
       const targets = sim.targets();
@@ -141,6 +149,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
         ? undefined
         : {
             description: `replaying the last ${formatPromDuration(historyMs)} of the simulated fleet`,
+            // Then the rules over the same span, as if they had run live.
+            rulesFromMs: o.clock() - historyMs,
             run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void> => {
               try {
                 const report = await replayHistory({

@@ -101,6 +101,19 @@ describe('infersight demo (whole process)', () => {
     const slow = truth.data.find((g) => g.kind === 'slow-instance');
     expect(Math.abs(slow!.startMs / 1000 - (readyS - 30 * 60))).toBeLessThan(120);
     expect(slow!.endMs - slow!.startMs).toBe(15 * 60_000);
+    // The default rule pack ran over the same span as if it had been live: its recorded series
+    // exist 50 minutes back, one sample per 15 s evaluation.
+    const recorded = await fetch(`${demo.base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: 'max(count_over_time(slo:sli_requests:rate5m[10m]))', time: String(readyS - 40 * 60) }) });
+    const rec = ((await recorded.json()) as { data: { result: { value: [number, string] }[] } }).data.result;
+    expect(Number(rec[0]?.value[1])).toBeGreaterThanOrEqual(39);
+    // And it runs live: every group of the pack is listed, and evaluates without errors.
+    const rules = await waitFor('a live evaluation of every pack group', async () => {
+      const r = (await (await fetch(`${demo.base}/api/v1/rules`)).json()) as { data: { groups: { name: string; file: string; rules: { health: string; lastError?: string }[] }[] } };
+      const groups = r.data.groups.filter((g) => !g.name.endsWith(':period'));
+      return groups.length > 0 && groups.every((g) => g.rules.every((x) => x.health !== 'unknown')) ? r.data.groups : undefined;
+    });
+    expect(rules.every((g) => g.file.endsWith('rules/llm-pack.rules.yml'))).toBe(true);
+    expect(rules.flatMap((g) => g.rules.filter((x) => x.health === 'err').map((x) => x.lastError))).toEqual([]);
     // Live scrapes follow the replayed ones: none is refused as out of order or duplicate.
     await waitFor('a live scrape after the history', async () => {
       const r = await query(demo.base, `count(timestamp(up) > ${readyS})`);
