@@ -10,22 +10,21 @@
  * - Both evaluate the one rule file at the same path, and Infersight aligns a group's
  *   evaluation times as Prometheus does (an offset from the hash of the group's name and file),
  *   so both evaluate at the same instants.
- * - Both load the rules by a reload just after a tick, so both start at the same next tick.
- * Only samples at instants both evaluated are compared.
+ * - Both load the rules by a reload at about the same moment; only samples at instants both
+ *   evaluated are compared.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Labels } from '../../src/model/index.js';
+import { groupOffsetNs } from '../../src/rules/index.js';
 import { RemoteWriteAppendable } from '../../src/storage/index.js';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { startServe } from '../e2e/cli.js';
 import { freePort, itWithPeer, startReadyPeer, waitFor } from '../peers/peers.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = useCleanups();
 
 const INTERVAL_S = 1;
 /** How long both evaluate, in seconds. */
@@ -187,9 +186,12 @@ describe('differential: rule evaluation, Prometheus 2.42 against Infersight', ()
       const baseMs = Math.ceil(Date.now() / 1000) * 1000 + 5_000;
       await Promise.all([writeData(`${promBase}/api/v1/write`, baseMs), writeData(`${ours.base}/api/v1/write`, baseMs)]);
 
-      // Load the rules in both just after a whole second (every group here has a 1 s interval, so
-      // each tick is a whole second plus the group's offset, the same in both).
-      while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 10));
+      // Load the rules in both just after a tick of the alerts group (its offset inside the second
+      // is the same in both), so that both first evaluate it at the same next tick: an alert true
+      // from the start (Watchdog) is then active since the same instant in both.
+      const offsetMs = Number(groupOffsetNs(rulesFile, 'alerts', INTERVAL_S * 1000) / 1_000_000n);
+      const sinceTick = (): number => (Date.now() - offsetMs + 1000) % 1000;
+      while (sinceTick() < 20 || sinceTick() > 120) await new Promise((r) => setTimeout(r, 5));
       fs.writeFileSync(promConfig, config(rulesFile));
       fs.writeFileSync(ourConfig, config(rulesFile));
       const reload = async (base: string): Promise<void> => {
@@ -218,10 +220,14 @@ describe('differential: rule evaluation, Prometheus 2.42 against Infersight', ()
       const names = new Set(common.flatMap((k) => (theirs.get(k) ?? []).map((l) => /__name__="([^"]+)"/.exec(l)?.[1])));
       expect([...names].sort()).toEqual(['ALERTS', 'ALERTS_FOR_STATE', 'diff_fleet_kv:max', 'endpoint:diff_errors:ratio30s', 'endpoint:diff_latency_seconds:p99', 'endpoint_status:diff_requests:rate30s']);
 
-      // The alerts API: same alerts, labels, rendered annotations, states and activeAt.
+      // The alerts API: same alerts, labels, rendered annotations, states and activeAt. Asked
+      // between two ticks of the alerts group (its offset inside the second is known), so both
+      // answer from the same evaluation.
+      while (sinceTick() < 200 || sinceTick() > 500) await new Promise((r) => setTimeout(r, 5));
       const alerts = async (base: string): Promise<string[]> =>
         (await getJson<{ alerts: ApiAlert[] }>(`${base}/api/v1/alerts`)).alerts.map((a) => JSON.stringify([a.labels, a.annotations, a.state, a.activeAt, a.value])).sort();
-      expect(await alerts(ours.base)).toEqual(await alerts(promBase));
+      const [a, b] = await Promise.all([alerts(ours.base), alerts(promBase)]);
+      expect(a).toEqual(b);
     },
     180_000,
   );

@@ -4,16 +4,34 @@
  * time for "never", `lastError` and a recording rule's empty `labels` left out.
  */
 import type { UnixMs } from '../../model/index.js';
+import { groupOffsetNs } from './schedule.js';
 import type { AlertSnapshot, RulesSnapshot } from './snapshot.js';
 
-/** Go's `time.Time` JSON for a UTC time in ms (`2024-01-02T03:04:05.5Z`); undefined gives the zero time. */
-export function formatGoTime(tMs: UnixMs | undefined): string {
+/**
+ * Go's `time.Time` JSON for a UTC time in ms plus `subMsNs` nanoseconds (`2024-01-02T03:04:05.5Z`,
+ * `…05.800206862Z`); undefined gives the zero time.
+ */
+export function formatGoTime(tMs: UnixMs | undefined, subMsNs = 0): string {
   if (tMs === undefined) return '0001-01-01T00:00:00Z';
   const iso = new Date(tMs).toISOString(); // 2024-01-02T03:04:05.500Z
   return iso.replace(/\.(\d{3})Z$/, (_m, frac: string) => {
-    const f = frac.replace(/0+$/, '');
+    const f = `${frac}${String(subMsNs).padStart(6, '0')}`.replace(/0+$/, '');
     return f === '' ? 'Z' : `.${f}Z`;
   });
+}
+
+/**
+ * The nanoseconds below the millisecond of `tMs` when it is one of the group's live ticks:
+ * Prometheus evaluates at `k × interval + offset` to the nanosecond and keeps that instant as an
+ * alert's `activeAt` and `keepFiringSince`, while samples (and so our times) are in ms.
+ */
+function tickSubMsNs(g: RulesSnapshot['groups'][number], tMs: UnixMs | undefined): number {
+  if (tMs === undefined || g.intervalMs <= 0) return 0;
+  const offset = groupOffsetNs(g.file, g.name, g.intervalMs);
+  const intervalNs = BigInt(g.intervalMs) * 1_000_000n;
+  const sub = offset % 1_000_000n;
+  // On the grid: tMs × 1e6 + sub − offset is a multiple of the interval.
+  return (BigInt(tMs) * 1_000_000n + sub - offset) % intervalNs === 0n ? Number(sub) : 0;
 }
 
 /** One alert in Prometheus' API shape. */
@@ -26,9 +44,9 @@ export interface ApiAlert {
   value: string;
 }
 
-function apiAlert(a: AlertSnapshot): ApiAlert {
-  const out: ApiAlert = { labels: a.labels, annotations: a.annotations, state: a.state, activeAt: formatGoTime(a.activeAtMs), value: a.value };
-  if (a.keepFiringSinceMs !== undefined) out.keepFiringSince = formatGoTime(a.keepFiringSinceMs);
+function apiAlert(a: AlertSnapshot, g: RulesSnapshot['groups'][number]): ApiAlert {
+  const out: ApiAlert = { labels: a.labels, annotations: a.annotations, state: a.state, activeAt: formatGoTime(a.activeAtMs, tickSubMsNs(g, a.activeAtMs)), value: a.value };
+  if (a.keepFiringSinceMs !== undefined) out.keepFiringSince = formatGoTime(a.keepFiringSinceMs, tickSubMsNs(g, a.keepFiringSinceMs));
   return out;
 }
 
@@ -56,7 +74,7 @@ export function rulesApiData(s: RulesSnapshot, type?: RulesApiType): { groups: u
               keepFiringFor: r.keepFiringForMs / 1000,
               labels: r.labels,
               annotations: r.annotations,
-              alerts: r.alerts.map(apiAlert),
+              alerts: r.alerts.map((a) => apiAlert(a, g)),
               ...tail,
               type: 'alerting',
             },
@@ -75,5 +93,5 @@ export function rulesApiData(s: RulesSnapshot, type?: RulesApiType): { groups: u
 
 /** The `data` of `/api/v1/alerts` (`{alerts: [...]}`): every active alert of every alerting rule. */
 export function alertsApiData(s: RulesSnapshot): { alerts: ApiAlert[] } {
-  return { alerts: s.groups.flatMap((g) => g.rules.flatMap((r) => (r.type === 'alerting' ? r.alerts.map(apiAlert) : []))) };
+  return { alerts: s.groups.flatMap((g) => g.rules.flatMap((r) => (r.type === 'alerting' ? r.alerts.map((a) => apiAlert(a, g)) : []))) };
 }

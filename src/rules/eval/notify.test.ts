@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { alertingSpec } from '../testing/index.js';
 import { formatGoTime, rulesApiData, alertsApiData } from './api-shapes.js';
+import { newGroupMetrics } from './group-eval.js';
+import { groupOffsetNs } from './schedule.js';
 import { generatorURL, goQueryEscape } from './group-eval.js';
 import { snapshotGroups } from './snapshot.js';
 import { STEP, T0, oneGroup, seriesScript } from '../testing/one-group.js';
@@ -48,6 +50,29 @@ describe('API shapes', () => {
     [Date.UTC(2025, 0, 6, 9, 0, 0, 123), '2025-01-06T09:00:00.123Z'],
   ])('time %s as Go marshals it', (t, want) => {
     expect(formatGoTime(t)).toBe(want);
+  });
+
+  test.each([
+    [Date.UTC(2026, 11, 2, 0, 27, 25, 800), 206_862, '2026-12-02T00:27:25.800206862Z'],
+    [Date.UTC(2026, 11, 2, 0, 27, 25, 0), 500_000, '2026-12-02T00:27:25.0005Z'],
+    [Date.UTC(2026, 11, 2, 0, 27, 25, 0), 0, '2026-12-02T00:27:25Z'],
+  ])('time %s plus %d ns as Go marshals it', (t, ns, want) => {
+    expect(formatGoTime(t, ns)).toBe(want);
+  });
+
+  test('an alert active since a live tick shows the tick to the nanosecond, as Prometheus does', () => {
+    const g = { name: 'alerts', file: '/etc/rules.yml', intervalMs: 1000 };
+    const offset = groupOffsetNs(g.file, g.name, g.intervalMs);
+    const tickNs = 1_796_000_000n * 1_000_000_000n + offset; // k × 1 s + offset
+    const tickMs = Number(tickNs / 1_000_000n);
+    const alert = { labels: { alertname: 'A' }, annotations: {}, state: 'firing' as const, activeAtMs: tickMs, value: '1e+00', keepFiringSinceMs: tickMs + 1 };
+    const snapshot = { groups: [{ ...g, queryOffsetMs: 0, limit: 0, evaluationTimeMs: 0, lastEvaluationMs: tickMs, metrics: newGroupMetrics(), rules: [] }] };
+    const rule = { type: 'alerting' as const, name: 'A', query: 'up', labels: {}, health: 'ok' as const, lastError: undefined, evaluationTimeMs: 0, lastEvaluationMs: tickMs, state: 'firing' as const, durationMs: 0, keepFiringForMs: 0, annotations: {}, alerts: [alert] };
+    const [got] = alertsApiData({ groups: [{ ...snapshot.groups[0], rules: [rule] }] }).alerts;
+    const ns = String(tickNs % 1_000_000_000n).padStart(9, '0').replace(/0+$/, '');
+    expect(got.activeAt).toBe(`${new Date(tickMs).toISOString().slice(0, 19)}.${ns}Z`);
+    // Not a tick of the group (1 ms later): milliseconds only.
+    expect(got.keepFiringSince).toBe(new Date(tickMs + 1).toISOString().replace(/\.?0+Z$/, 'Z'));
   });
 
   test('rules and alerts data in Prometheus 2.42 key order', async () => {
