@@ -14,7 +14,9 @@ export const DEMO_USAGE = `Usage: infersight demo [flags]
 
 Runs the whole product in one process: a simulated LLM inference fleet (vLLM, SGLang, DJL/LMI,
 DCGM, front door, quality), the embedded store scraping it, normalized into the unified metric
-catalog, and the Prometheus-compatible query API. Faults can be injected while it runs.
+catalog, the Prometheus-compatible query API, and the default LLM rule pack (alerts and SLOs;
+DIR/sim/rules/, where more rule files can go: SIGHUP reloads them). Faults can be injected while
+it runs.
 
 Flags:
   --listen HOST:PORT    address of the server (default 127.0.0.1:9300)
@@ -187,5 +189,9 @@ export async function demoCommand(argv: string[]): Promise<number> {
     notes.unshift(fresh ? 'History: none (the fleet is too big for the default history; --history DUR asks for one).' : `History: none replayed, ${values.data} holds data already (delete it for a fresh history).`);
   }
   process.stdout.write(demoBanner(base, demo.sim.targets().length, scenarioName, demo.server.gateway?.url, notes));
+  // SIGHUP re-reads <data>/sim/scrape.yml and the rule files beside the pack, as `serve` does.
+  process.on('SIGHUP', () => {
+    demo.server.reloadConfig().catch((e: unknown) => logger.error('reloading the configuration failed', { err: (e as Error).message }));
+  });
   return untilSignal(() => demo.close(), logger);
 }
