@@ -39,6 +39,7 @@ export {
   formatDuplicateRules,
   formatRuleFileError,
   formatRuleFileErrors,
+  expandRuleFileGlobs,
   loadRuleFiles,
   nodeRuleFileFs,
   parseRuleFile,

@@ -20,9 +20,12 @@ import {
   runRulesOver,
   checkTemplate,
   createTemplateExpander,
+  expandRuleFileGlobs,
   loadRuleFiles,
   nodeRuleFileFs,
   parseAlertingConfig,
+  parseSloFile,
+  sloRuleGroups,
   type AlertingConfig,
   type NotifierOptions,
   type NotifierStats,
@@ -38,6 +41,8 @@ import type { RulesSource } from './api/index.js';
 /** The rules-related parts of a Prometheus configuration file. */
 export interface RulesConfig {
   readonly ruleFiles: readonly string[];
+  /** `slo_files:` (Infersight's): SLO files (docs/slo.md) whose objectives become rule groups. */
+  readonly sloFiles: readonly string[];
   readonly evaluationIntervalMs: DurationMs;
   readonly ruleQueryOffsetMs: DurationMs;
   readonly externalLabels: Readonly<Record<string, string>>;
@@ -49,6 +54,7 @@ export interface RulesConfig {
 /** What a file without rules configures. */
 export const EMPTY_RULES_CONFIG: RulesConfig = {
   ruleFiles: [],
+  sloFiles: [],
   evaluationIntervalMs: RULE_DEFAULTS.evaluationIntervalMs,
   ruleQueryOffsetMs: 0,
   externalLabels: {},
@@ -69,9 +75,11 @@ export function parseRulesConfig(text: string, dir: string): RulesConfig {
   const externalLabels: Record<string, string> = {};
   for (const [name, v] of g.get('external_labels')?.entries() ?? []) externalLabels[name] = v.string();
   const ruleFiles = top.get('rule_files')?.stringList() ?? [];
+  const sloFiles = top.get('slo_files')?.stringList() ?? [];
   for (const [i, f] of ruleFiles.entries()) if (f === '') (top.get('rule_files') as YamlNode).fail(`rule_files entry ${i + 1} is empty`);
   return {
     ruleFiles,
+    sloFiles,
     evaluationIntervalMs: g.get('evaluation_interval')?.duration() || RULE_DEFAULTS.evaluationIntervalMs,
     ruleQueryOffsetMs: g.get('rule_query_offset')?.duration() ?? 0,
     externalLabels,
@@ -98,6 +106,22 @@ export function ruleFilePorts(parserOptions: ParserOptions = {}): RuleFilePorts 
     },
     checkTemplate,
   };
+}
+
+/** The rule groups of `slo_files:` (each file's objectives, `sloRuleGroups`); throws `ConfigError` naming the file and line. */
+async function loadSloFiles(globs: readonly string[], dir: string, fs: RuleFileFs): Promise<RuleGroupSpec[]> {
+  const { files, failures } = await expandRuleFileGlobs(globs, dir, fs);
+  if (failures.length > 0) throw new ConfigError(failures.map((f) => `${f.file}: ${f.errors.map((e) => e.message).join('; ')}`).join('\n'));
+  const groups: RuleGroupSpec[] = [];
+  for (const file of files) {
+    const text = new TextDecoder().decode(await fs.readFile(file));
+    try {
+      groups.push(...sloRuleGroups(parseSloFile(text, file), { file }));
+    } catch (e) {
+      throw new ConfigError(`${file}: ${(e as Error).message}`);
+    }
+  }
+  return groups;
 }
 
 /** Options of `wireRules`. */
@@ -142,7 +166,7 @@ export async function wireRules(o: RulesWiringOptions): Promise<RulesWiring> {
     const config = parseRulesConfig(text, path.dirname(path.resolve(o.configFile)));
     const loaded = await loadRuleFiles(config.ruleFiles, config.dir, ports);
     if (loaded.failures.length > 0) throw new ConfigError(loaded.messages.join('\n'));
-    return { config, groups: loaded.groups };
+    return { config, groups: [...loaded.groups, ...(await loadSloFiles(config.sloFiles, config.dir, ports.fs))] };
   };
   let current = await load();
   let manager: RuleManager | undefined;

@@ -5,6 +5,6 @@
  */
 export { formatRuleFileError, formatRuleFileErrors, type RuleFileError } from './errors.js';
 export { findDuplicateRules, formatDuplicateRules, type DuplicateRule } from './lint.js';
-export { loadRuleFiles, nodeRuleFileFs, type LoadRuleFilesPorts, type LoadedRuleFiles, type RuleFileFailure, type RuleFileFs } from './load.js';
+export { expandRuleFileGlobs, loadRuleFiles, nodeRuleFileFs, type LoadRuleFilesPorts, type LoadedRuleFiles, type RuleFileFailure, type RuleFileFs } from './load.js';
 export { parseRuleFile, type ParseRuleFileResult } from './parse.js';
 export type { RuleFilePorts } from './validate.js';

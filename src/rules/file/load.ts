@@ -62,13 +62,10 @@ async function expand(pattern: string, fs: RuleFileFs): Promise<string[]> {
 }
 
 /**
- * Loads Prometheus' `rule_files:` patterns: each is resolved against `baseDir` (the configuration
- * file's directory) unless absolute, expanded as Go's `filepath.Glob` in its last element, its
- * matches sorted; patterns keep their order and a file matched twice loads once. A pattern that
- * matches nothing is fine. Every file is read and parsed with `parseRuleFile`; all failures are
- * collected, never thrown.
+ * The files `rule_files:`-style patterns name (resolved, globbed, sorted, each once; see
+ * `loadRuleFiles`), and the patterns refused. SLO files (`slo_files:`) are found the same way.
  */
-export async function loadRuleFiles(globs: readonly string[], baseDir: string, ports: LoadRuleFilesPorts): Promise<LoadedRuleFiles> {
+export async function expandRuleFileGlobs(globs: readonly string[], baseDir: string, fs: RuleFileFs): Promise<{ files: string[]; failures: RuleFileFailure[] }> {
   const files: string[] = [];
   const failures: RuleFileFailure[] = [];
   for (const glob of globs) {
@@ -77,8 +74,20 @@ export async function loadRuleFiles(globs: readonly string[], baseDir: string, p
       failures.push({ file: glob, errors: [{ message: `invalid rule file path ${JSON.stringify(glob)}`, at: { line: 0, column: 0 } }] });
       continue;
     }
-    for (const f of await expand(pattern, ports.fs)) if (!files.includes(f)) files.push(f);
+    for (const f of await expand(pattern, fs)) if (!files.includes(f)) files.push(f);
   }
+  return { files, failures };
+}
+
+/**
+ * Loads Prometheus' `rule_files:` patterns: each is resolved against `baseDir` (the configuration
+ * file's directory) unless absolute, expanded as Go's `filepath.Glob` in its last element, its
+ * matches sorted; patterns keep their order and a file matched twice loads once. A pattern that
+ * matches nothing is fine. Every file is read and parsed with `parseRuleFile`; all failures are
+ * collected, never thrown.
+ */
+export async function loadRuleFiles(globs: readonly string[], baseDir: string, ports: LoadRuleFilesPorts): Promise<LoadedRuleFiles> {
+  const { files, failures } = await expandRuleFileGlobs(globs, baseDir, ports.fs);
   const groups: RuleGroupSpec[] = [];
   for (const file of files) {
     let content: Uint8Array;
