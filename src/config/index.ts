@@ -6,7 +6,6 @@
  */
 export { formatPromDuration, parsePromDuration } from './duration.js';
 export { FileSdProvider, globElementRegExp, nodeFileSdFs, nodeWatchDirs, type FileSdFs, type WatchDirs } from './file-sd.js';
-export { goExpand } from './go-expand.js';
 export {
   HTTP_CLIENT_FIELDS,
   UNSUPPORTED_HTTP_FIELDS,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../model/index.js';
-import { goExpand } from './go-expand.js';
 import { hashMod, parseRelabelConfigs, relabel, relabelConfig, type RelabelConfig } from './relabel.js';
 import { parseYamlDocument } from './yaml-reader.js';
 
@@ -81,28 +80,6 @@ describe('relabel (Prometheus model/relabel semantics)', () => {
     // md5("baz") = 73feffa4b7f6bb68e44cf984c85f6e88; 0xe44cf984c85f6e88 % 1000 = 976.
     expect((0xe44cf984c85f6e88n % 1000n).toString()).toBe('976');
     expect(hashMod('baz', 2 ** 32)).toBe((0xe44cf984c85f6e88n % 2n ** 32n).toString());
-  });
-});
-
-describe('goExpand (Go regexp.Expand)', () => {
-  const m = /^(?<word>a)(b)?(c)$/u.exec('ac') as RegExpExecArray;
-  it.each([
-    ['$1', 'a'],
-    ['${1}', 'a'],
-    ['$2', ''],
-    ['$3', 'c'],
-    ['$9', ''],
-    ['$word', 'a'],
-    ['${word}x', 'ax'],
-    ['$wordx', ''],
-    ['$$1', '$1'],
-    ['$', '$'],
-    ['${', '${'],
-    ['${1', '${1'],
-    ['a$-b', 'a$-b'],
-    ['$01', ''],
-  ])('%j → %j', (template, want) => {
-    expect(goExpand(template, m)).toBe(want);
   });
 });
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Labels, compileRe2, type Re2Regexp } from '../model/index.js';
-import { goExpand } from './go-expand.js';
+import { Labels, compileRe2, goExpandMatch, type Re2Regexp } from '../model/index.js';
 import type { YamlNode } from './yaml-reader.js';
 
 /** The relabel actions Prometheus 2.42 knows. */
@@ -195,9 +194,9 @@ function relabelStep(c: RelabelConfig, lb: LabelsBuilder): boolean {
     case 'replace': {
       const m = re.exec(val);
       if (m === null) return true;
-      const target = goExpand(c.targetLabel, m);
+      const target = goExpandMatch(c.targetLabel, m);
       if (!LABEL_NAME.test(target)) return true;
-      lb.set(target, goExpand(c.replacement, m));
+      lb.set(target, goExpandMatch(c.replacement, m));
       return true;
     }
     case 'lowercase':
@@ -212,7 +211,7 @@ function relabelStep(c: RelabelConfig, lb: LabelsBuilder): boolean {
     case 'labelmap':
       for (const [name, value] of lb.entries()) {
         const m = re.exec(name);
-        if (m !== null) lb.set(goExpand(c.replacement, m), value);
+        if (m !== null) lb.set(goExpandMatch(c.replacement, m), value);
       }
       return true;
     case 'labeldrop':

@@ -36,3 +36,4 @@ export {
   type ErrorSpec,
   type PrometheusErrorType,
 } from './errors.js';
+export { goExpand, goExpandMatch } from './go-expand.js';

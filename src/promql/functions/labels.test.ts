@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { QueryError } from '../errors.js';
-import { expandTemplate, labelJoin, labelReplace } from './labels.js';
+import { labelJoin, labelReplace } from './labels.js';
 import { plain, runInstant, smp, str } from './testing/fixtures.js';
 
 const testmetric = [
@@ -88,26 +88,3 @@ describe('label_join', () => {
   });
 });
 
-describe('expandTemplate (Go Regexp.ExpandString)', () => {
-  const m = /^(?<word>a+)(b*)(c)?$/u.exec('aab')!;
-  test.each([
-    ['$1', 'aa'],
-    ['${1}', 'aa'],
-    ['$2-$1', 'b-aa'],
-    ['$3', ''],
-    ['$9', ''],
-    ['$0', 'aab'],
-    ['$word', 'aa'],
-    ['${word}!', 'aa!'],
-    ['$$1', '$1'],
-    ['$', '$'],
-    ['${1', '${1'],
-    ['$-', '$-'],
-    ['$01', ''],
-    ['$1a', ''],
-    ['${1}a', 'aaa'],
-    ['x$', 'x$'],
-  ])('%s', (template, want) => {
-    expect(expandTemplate(template, m)).toBe(want);
-  });
-});

@@ -1,4 +1,4 @@
-import { compileAnchoredRe2, METRIC_NAME_LABEL, type Re2Regexp } from '../../model/index.js';
+import { compileAnchoredRe2, goExpandMatch, METRIC_NAME_LABEL, type Re2Regexp } from '../../model/index.js';
 import type { Expr } from '../parser/ast.js';
 import { QueryError } from '../errors.js';
 import type { Vector } from '../value.js';
@@ -25,54 +25,7 @@ function compileArg(arg: Expr): Re2Regexp {
   return re;
 }
 
-const NAME_CHAR = /[\p{L}\p{Nd}_]/u;
 
-/**
- * Go's `Regexp.ExpandString`: copies `template`, replacing `$n`, `${n}`, `$name` and `${name}`
- * with the submatch (empty when it did not take part or does not exist) and `$$` with `$`.
- * `$name` takes the longest run of letters, digits and `_`, so `$1x` names group `1x`.
- */
-export function expandTemplate(template: string, match: RegExpExecArray): string {
-  let out = '';
-  let rest = template;
-  for (;;) {
-    const dollar = rest.indexOf('$');
-    if (dollar < 0) break;
-    out += rest.slice(0, dollar);
-    rest = rest.slice(dollar + 1);
-    if (rest.startsWith('$')) {
-      out += '$';
-      rest = rest.slice(1);
-      continue;
-    }
-    const brace = rest.startsWith('{');
-    let i = brace ? 1 : 0;
-    const nameStart = i;
-    while (i < rest.length) {
-      const ch = String.fromCodePoint(rest.codePointAt(i)!);
-      if (!NAME_CHAR.test(ch)) break;
-      i += ch.length;
-    }
-    const name = rest.slice(nameStart, i);
-    if (name === '' || (brace && rest[i] !== '}')) {
-      out += '$'; // malformed: the $ stays as text
-      continue;
-    }
-    if (brace) i++;
-    rest = rest.slice(i);
-    out += groupValue(name, match);
-  }
-  return out + rest;
-}
-
-function groupValue(name: string, match: RegExpExecArray): string {
-  // A number: digits only, no leading zero, below 1e8 as Go checks while parsing.
-  if (/^(0|[1-9][0-9]{0,7})$/.test(name)) {
-    const v = match[Number(name)] as string | undefined;
-    return v ?? '';
-  }
-  return match.groups?.[name] ?? '';
-}
 
 /** Throws Prometheus' error when two samples of `v` have the same labels. */
 function assertUniqueLabels(v: Vector): void {
@@ -104,7 +57,7 @@ export const labelReplace: InstantFunction = (vectors, ctx) => {
       out.push(sample(s.metric, ctx.tMs, s.f, s.dropName));
       continue;
     }
-    const metric = s.metric.with(dst, expandTemplate(replacement, m));
+    const metric = s.metric.with(dst, goExpandMatch(replacement, m));
     out.push(sample(metric, ctx.tMs, s.f, dst === METRIC_NAME_LABEL ? false : s.dropName));
   }
   assertUniqueLabels(out);

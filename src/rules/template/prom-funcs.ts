@@ -5,7 +5,7 @@
  * `stripDomain`, the `humanize*` family, `toTime`, `pathPrefix`, `externalURL`, `parseDuration`.
  */
 import { parsePromDuration } from '../../config/index.js';
-import { Re2SyntaxError, compileRe2, goQuote, type UnixMs } from '../../model/index.js';
+import { Re2SyntaxError, compileRe2, goExpand, goQuote, type UnixMs } from '../../model/index.js';
 import { parseSampleValue, type QueryClient } from '../../query/index.js';
 import { FuncError, type GoFunc } from './exec.js';
 import { urlQueryEscape } from './builtins.js';
@@ -53,34 +53,6 @@ function goBackquote(s: string): string {
   return !s.includes('`') && Array.from(s).every((c) => c >= ' ' && c !== '\x7f') ? `\`${s}\`` : goQuote(s);
 }
 
-/** Go's `regexp.Expand` of `$1`, `${1}`, `$name`, `${name}` and `$$`. */
-function expand(template: string, groups: readonly (string | undefined)[], names: Readonly<Record<string, number>>): string {
-  let out = '';
-  let t = template;
-  for (;;) {
-    const i = t.indexOf('$');
-    if (i < 0) break;
-    out += t.slice(0, i);
-    t = t.slice(i + 1);
-    if (t.startsWith('$')) {
-      out += '$';
-      t = t.slice(1);
-      continue;
-    }
-    const m = /^(?:\{([\p{L}\p{Nd}_]+)\}|([\p{L}\p{Nd}_]+))/u.exec(t);
-    if (!m) {
-      out += '$';
-      continue;
-    }
-    t = t.slice(m[0].length);
-    const name = m[1] ?? m[2];
-    const num = /^[0-9]+$/.test(name) && !(name.length > 1 && name[0] === '0') ? Number(name) : -1;
-    const idx = num >= 0 ? num : (names[name] ?? -1);
-    if (idx >= 0 && idx < groups.length) out += groups[idx] ?? '';
-  }
-  return out + t;
-}
-
 /** Go's `Regexp.ReplaceAllString`. */
 function replaceAll(pattern: string, repl: string, src: string): string {
   const re = mustCompile(pattern);
@@ -92,7 +64,10 @@ function replaceAll(pattern: string, repl: string, src: string): string {
     if (m === null) break;
     out += src.slice(lastMatchEnd, m.start);
     // No replacement for an empty match right after another match.
-    if (m.end > lastMatchEnd || m.start === 0) out += expand(repl, m.groups, re.groupNames);
+    if (m.end > lastMatchEnd || m.start === 0) out += goExpand(repl, (ref) => {
+      const idx = typeof ref === 'number' ? ref : (re.groupNames[ref] ?? -1);
+      return idx >= 0 && idx < m.groups.length ? m.groups[idx] : undefined;
+    });
     lastMatchEnd = m.end;
     const width = searchPos < src.length ? String.fromCodePoint(src.codePointAt(searchPos) ?? 0).length : 1;
     if (searchPos + width > m.end) searchPos += width;

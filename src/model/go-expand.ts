@@ -1,8 +1,10 @@
 /**
- * Go's `regexp.Expand` template semantics, which Prometheus' relabeling uses for `replacement`
- * and `target_label`: `$1`, `${1}`, `$name`, `${name}`; `$$` is a literal `$`. A name is the
- * longest run of letters, digits and `_` (so `$1x` names the group `1x`, which usually does not
- * exist and expands to ''); a malformed reference (`$`, `${`, `${x`) is kept as literal text.
+ * Go's `regexp.Expand` template semantics, the one implementation behind relabeling's
+ * `replacement` and `target_label` (src/config), PromQL's `label_replace` (src/promql) and the
+ * alert templates' `reReplaceAll` (src/rules/template): `$1`, `${1}`, `$name`, `${name}`; `$$` is
+ * a literal `$`. A name is the longest run of letters, digits and `_` (so `$1x` names the group
+ * `1x`, which usually does not exist and expands to ''); a number has no leading zero and is
+ * below 1e8, as Go parses it; a malformed reference (`$`, `${`, `${x`) is kept as literal text.
  */
 
 const NAME_CHAR = /[\p{L}\p{Nd}_]/u;
@@ -39,10 +41,10 @@ function extract(s: string, at: number): Ref | undefined {
 }
 
 /**
- * Expands `template` with the groups of `match` (a `RegExp.exec` result). Groups that did not
- * take part in the match expand to ''.
+ * Expands `template`, asking `group` for each reference: a group number (`$1`, `${0}`) or a
+ * name (`$word`). Undefined (no such group, or it did not take part) expands to ''.
  */
-export function goExpand(template: string, match: RegExpExecArray): string {
+export function goExpand(template: string, group: (ref: number | string) => string | undefined): string {
   let out = '';
   let i = 0;
   for (;;) {
@@ -61,8 +63,12 @@ export function goExpand(template: string, match: RegExpExecArray): string {
       continue;
     }
     i += ref.length;
-    if (ref.num >= 0) out += ref.num < match.length ? (match[ref.num] ?? '') : '';
-    else out += match.groups?.[ref.name] ?? '';
+    out += group(ref.num >= 0 ? ref.num : ref.name) ?? '';
   }
   return out + template.slice(i);
+}
+
+/** `goExpand` with the groups of a `RegExp.exec` result (numbered and named). */
+export function goExpandMatch(template: string, match: RegExpExecArray): string {
+  return goExpand(template, (ref) => (typeof ref === 'number' ? (ref < match.length ? match[ref] : undefined) : match.groups?.[ref]));
 }
