@@ -2,7 +2,6 @@
 // PromQL parser after interpolation (with the defaults, and with a hex cell and several other
 // values chosen), checked against the metric catalog and the filter rules. It lives in test/
 // because src/dashboards may not import promql.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ALL,
@@ -14,7 +13,6 @@ import {
   dashboardPanels,
   defaultValues,
   familyName,
-  grafanaJson,
   interpolate,
   panelQueries,
   scopeOf,
@@ -169,12 +167,5 @@ describe('the Insights dashboard', () => {
     expect(scopeOf('slo:error_budget_remaining:ratio')).toBe('component');
     expect(familyName('llm_requests_running')).toBe('llm_requests_running');
     expect(familyName('llm_request_prompt_tokens_count')).toBe('llm_request_prompt_tokens');
-  });
-});
-
-describe('docs/dashboards', () => {
-  it.each(DASHBOARDS.map((d) => [d.id, d] as const))('%s.grafana.json is what scripts/gen-dashboards.ts writes (run `npm run gen-dashboards`)', (id, d) => {
-    const committed = readFileSync(new URL(`../../docs/dashboards/${id}.grafana.json`, import.meta.url), 'utf8');
-    expect(committed === grafanaJson(d), `docs/dashboards/${id}.grafana.json is stale: run \`npm run gen-dashboards\``).toBe(true);
   });
 });

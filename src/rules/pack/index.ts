@@ -6,12 +6,16 @@ export { ruleFileYaml } from './yaml.js';
 import { RULE_PACK_FILE, rulePack } from './pack.js';
 import { ruleFileYaml } from './yaml.js';
 
-/** The generated rule file of the default pack (docs/rules/llm-pack.rules.yml holds this text). */
+/**
+ * The generated rule file of the default pack: docs/rules/llm-pack.rules.yml and, beside the Grafana
+ * dashboards, docs/dashboards/llm-pack.rules.yml and `GET /api/v1/rules/pack` hold this text.
+ */
 export function rulePackYaml(): string {
   const pack = rulePack();
   return ruleFileYaml(pack.groups, [
     `Infersight default LLM rule pack, version ${pack.version}.`,
-    'Generated from src/rules/pack (typed data) by `npm run gen-rule-pack`; do not edit by hand.',
+    'Generated from src/rules/pack (typed data) by `npm run gen-rule-pack` (docs/rules/) and `npm run gen-dashboards`',
+    '(docs/dashboards/, beside the Grafana dashboards); do not edit by hand.',
     `Runbooks: docs/runbooks.md. SLO series: docs/slo.md. File name: ${RULE_PACK_FILE}.`,
   ]);
 }
