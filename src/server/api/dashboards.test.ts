@@ -1,7 +1,9 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSIGHTS, toGrafana } from '../../dashboards/index.js';
 import { MemoryLogger } from '../../model/index.js';
+import { rulePackYaml } from '../../rules/index.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';
 import { startServer, type RunningServer } from '../serve.js';
 
@@ -11,7 +13,8 @@ interface Answer {
   text: string;
 }
 
-describe('/api/v1/dashboards', () => {
+// The dashboards and what is exported beside them (the rule pack at /api/v1/rules/pack).
+describe('/api/v1/dashboards and /api/v1/rules/pack', () => {
   const t = tempDir('api-dashboards');
   let server: RunningServer;
 
@@ -25,12 +28,15 @@ describe('/api/v1/dashboards', () => {
   });
 
   /** A request with the path sent exactly as written (fetch would resolve dot segments first). */
-  function raw(method: string, path: string): Promise<Answer> {
+  function raw(method: string, path: string, headers: http.OutgoingHttpHeaders = {}): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: server.http.address.port, method, path }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port: server.http.address.port, method, path, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: (res.headers['content-encoding'] === 'gzip' && body.length > 0 ? zlib.gunzipSync(body) : body).toString() });
+        });
       });
       req.on('error', reject);
       req.end();
@@ -61,6 +67,20 @@ describe('/api/v1/dashboards', () => {
     expect(head.text).toBe('');
   });
 
+  it('answers the rule pack exported beside the dashboards: the YAML itself, as an attachment, gzipped on request', async () => {
+    const r = await raw('GET', '/api/v1/rules/pack');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/yaml');
+    expect(r.headers['content-disposition']).toBe('attachment; filename="llm-pack.rules.yml"');
+    expect(r.text).toBe(rulePackYaml());
+    expect(r.text).toMatch(/^groups:$/m);
+    const gz = await raw('GET', '/api/v1/rules/pack', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.text).toBe(r.text);
+    const head = await raw('HEAD', '/api/v1/rules/pack');
+    expect([head.status, head.text]).toEqual([200, '']);
+  });
+
   const notFound = (id: string) => ({ status: 'error', errorType: 'not_found', error: `dashboard ${JSON.stringify(id)} not found` });
 
   it.each<[string, string, string, number, unknown]>([
@@ -79,6 +99,8 @@ describe('/api/v1/dashboards', () => {
     ['POST to the list', 'POST', '/api/v1/dashboards', 405, { status: 'error', errorType: 'bad_data', error: 'method POST not allowed for /api/v1/dashboards' }],
     ['DELETE a dashboard', 'DELETE', '/api/v1/dashboards/insights', 405, { status: 'error', errorType: 'bad_data', error: 'method DELETE not allowed for /api/v1/dashboards/insights' }],
     ['PUT the Grafana export', 'PUT', '/api/v1/dashboards/insights/grafana', 405, { status: 'error', errorType: 'bad_data', error: 'method PUT not allowed for /api/v1/dashboards/insights/grafana' }],
+    ['POST the rule pack', 'POST', '/api/v1/rules/pack', 405, { status: 'error', errorType: 'bad_data', error: 'method POST not allowed for /api/v1/rules/pack' }],
+    ['a path below the rule pack', 'GET', '/api/v1/rules/pack/x', 404, { status: 'error', errorType: 'not_found', error: '/api/v1/rules/pack/x not found' }],
     ['parameters, even undecodable ones, are not read', 'GET', '/api/v1/dashboards?x=%zz', 200, { status: 'success', data: [{ id: 'insights', title: INSIGHTS.title, description: INSIGHTS.description }] }],
   ])('%s', async (_name, method, path, status, body) => {
     const r = await raw(method, path);
@@ -87,8 +109,8 @@ describe('/api/v1/dashboards', () => {
     expect((await raw('GET', '/api/v1/dashboards/insights')).status).toBe(200);
   });
 
-  it('answers CORS preflights', async () => {
-    const r = await raw('OPTIONS', '/api/v1/dashboards/insights/grafana');
+  it.each(['/api/v1/dashboards/insights/grafana', '/api/v1/rules/pack'])('answers CORS preflights: %s', async (path) => {
+    const r = await raw('OPTIONS', path);
     expect(r.status).toBe(204);
   });
 });

@@ -37,6 +37,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/rules', ['GET'], rules.rules],
     ['/api/v1/alerts', ['GET'], rules.alerts],
     ['/api/v1/alertmanagers', ['GET'], rules.alertmanagers],
+    ['/api/v1/rules/pack', ['GET'], rules.pack],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],

@@ -29,9 +29,14 @@ export function acceptsGzip(req: http.IncomingMessage): boolean {
 }
 
 /** Writes a JSON body with `status`, gzipped when the client accepts it. */
-export async function writeJson(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, close = false): Promise<void> {
-  let body: Buffer = Buffer.from(json, 'utf8');
-  const headers: http.OutgoingHttpHeaders = { 'Content-Type': 'application/json' };
+export function writeJson(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, close = false): Promise<void> {
+  return writeText(req, res, status, json, 'application/json', close);
+}
+
+/** Writes a text body of `contentType` with `status`, gzipped when the client accepts it. */
+export async function writeText(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string, contentType: string, close = false): Promise<void> {
+  let body: Buffer = Buffer.from(text, 'utf8');
+  const headers: http.OutgoingHttpHeaders = { 'Content-Type': contentType };
   if (acceptsGzip(req)) {
     body = await gzip(body);
     headers['Content-Encoding'] = 'gzip';
