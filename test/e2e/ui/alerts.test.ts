@@ -1,11 +1,13 @@
 /**
  * Browser tests of the Alerts and Rules pages and of the alert state on the Insights hex grid:
- * Debian's Chromium against the built `infersight demo`. The rules API answers are a real
- * Prometheus 2.42's (served to the page with `page.route`) by default, or the demo's own with
- * `INFERSIGHT_RULES_SOURCE=live` (rules-source.ts); the checks read the same answers as the page,
- * so they hold for both. Nothing sleeps: every wait is for a condition.
+ * Debian's Chromium against the built `infersight demo`. The rules API answers are the demo's
+ * own (its rules engine evaluating the default rule pack, with a fault injected so that an alert
+ * fires) by default, or a real Prometheus 2.42's with `INFERSIGHT_RULES_SOURCE=golden`
+ * (rules-source.ts); the checks read the same answers as the page, so they hold for both.
+ * Nothing sleeps: every wait is for a condition.
  */
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { ActiveAlert, AlertingRule } from '../../../src/query/index.js';
 import { findPeer, itWithPeer, waitFor } from '../../peers/peers.js';
@@ -14,9 +16,11 @@ import { simTargets, startUiDemo, type UiDemo } from './demo-fixture.js';
 import { AlertsPage } from './pages/alerts-page.js';
 import { ExplorePage } from './pages/explore-page.js';
 import { InsightsPage } from './pages/insights-page.js';
-import { RULES_SOURCE, goldenAlerts, useRulesSource, type RulesAnswers } from './rules-source.js';
+import { RULES_SOURCE, goldenAlerts, isAlert, raiseLiveAlert, useRulesSource, type LiveAlert, type RulesAnswers } from './rules-source.js';
 
 let ui: UiDemo | undefined;
+/** Live mode: the alert the injected fault makes fire. */
+let live: LiveAlert | undefined;
 const chromiumPath = findPeer('chromium');
 
 function running(): UiDemo {
@@ -25,15 +29,46 @@ function running(): UiDemo {
 }
 
 /** Live mode needs rules to look at. */
-const NO_LIVE_RULES = 'the demo serves no alerting rules: INFERSIGHT_RULES_SOURCE=live needs the rules engine and the default rule pack wired into the demo';
+const NO_LIVE_RULES = 'the demo serves no alerting rules: live mode needs the rules engine and the default rule pack wired into the demo';
 
 const alerting = (a: RulesAnswers): AlertingRule[] => a.rules.groups.flatMap((g) => g.rules.filter((r): r is AlertingRule => r.type === 'alerting'));
+
+/** The labels a hex cell has of each identity label: those of the engines on its instance (sim targets). */
+type CellLabels = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * What each instance's cell must show, worked out apart from the page: an alert concerns a cell
+ * when it has an identity label and each of them names one of the cell's values (so an SLO alert
+ * on a component marks every instance that runs it; web/src/panels/HexGridPanel/cell-alerts.ts).
+ */
+function expectedMarks(cells: ReadonlyMap<string, CellLabels>, alerts: readonly ActiveAlert[]): Map<string, ActiveAlert[]> {
+  const out = new Map<string, ActiveAlert[]>();
+  for (const a of alerts) {
+    const ids = ['instance', 'replica', 'component', 'endpoint'].filter((l) => (a.labels[l] ?? '') !== '');
+    if (ids.length === 0) continue;
+    for (const [instance, labels] of cells) {
+      // The cell must have the alert's first identity label; the others it may lack.
+      const has = (l: string) => labels[l]?.includes(a.labels[l]) ?? false;
+      if (has(ids[0]) && ids.every((l) => labels[l] === undefined || has(l))) out.set(instance, [...(out.get(instance) ?? []), a]);
+    }
+  }
+  return out;
+}
+
+/** "2 alerts firing, 1 pending", as a cell's accessible name ends. */
+function alertsText(alerts: readonly ActiveAlert[]): string {
+  const firing = alerts.filter((a) => a.state === 'firing').length;
+  const pending = alerts.length - firing;
+  const n = (k: number) => `${k} ${k === 1 ? 'alert' : 'alerts'}`;
+  return firing === 0 ? `${n(pending)} pending` : pending === 0 ? `${n(firing)} firing` : `${n(firing)} firing, ${pending} pending`;
+}
 
 describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'live' ? 'the demo' : 'Prometheus 2.42 goldens'})`, () => {
   beforeAll(async () => {
     if (chromiumPath === null) return; // itWithPeer fails (CI) or skips each test
     ui = await startUiDemo('alerts-e2e', chromiumPath);
-  }, 150_000);
+    live = await raiseLiveAlert(ui.demo.base);
+  }, 210_000);
 
   afterAll(async () => {
     await ui?.stop();
@@ -46,21 +81,26 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
     const rules = alerting(answers);
     if (RULES_SOURCE === 'golden') expect(new Set(rules.map((r) => r.state))).toEqual(new Set(['firing', 'pending', 'inactive']));
     else expect(rules.length, NO_LIVE_RULES).toBeGreaterThan(0);
+    // Live: the injected fault's alert fires in the demo's answer, and so on the page (below).
+    const raised = live === undefined ? -1 : rules.findIndex((r) => r.alerts.some((a) => isAlert(a, live!) && a.state === 'firing'));
+    if (live !== undefined) expect(raised, `${live.alertname} is not firing`).toBeGreaterThanOrEqual(0);
     const page = new AlertsPage(w.page);
     await page.open(demo.base);
     expect(await page.listState()).toBe(rules.length === 0 ? 'empty' : 'ready');
     expect(await page.ruleStates()).toEqual(rules.map((r) => [r.name, r.state]));
     const count = (s: string): number => rules.filter((r) => r.state === s).length;
     expect(await page.stateCounts()).toEqual({ firing: count('firing'), pending: count('pending'), inactive: count('inactive') });
-    // Active rules are open with one row per alert, firing first.
-    for (const r of rules.filter((x) => x.state !== 'inactive')) {
+    // Active rules are open with one row per alert, firing first (by position: names repeat across groups).
+    for (const [i, r] of rules.entries()) {
+      if (r.state === 'inactive') continue;
       const want = [...r.alerts.map((a) => a.state)].sort((a, b) => (a === b ? 0 : a === 'firing' ? -1 : 1));
-      expect(await page.alertRowStates(r.name), r.name).toEqual(want);
+      expect(await page.alertRowStates(i), r.name).toEqual(want);
     }
-    const firing = rules.find((r) => r.state === 'firing');
-    if (firing !== undefined) {
-      const summary = firing.alerts[0].annotations.summary;
-      if (summary !== undefined) expect(await page.rule(firing.name).innerText()).toContain(summary);
+    const firing = raised >= 0 ? raised : rules.findIndex((r) => r.state === 'firing');
+    if (firing >= 0) {
+      expect(await page.rule(firing).getAttribute('data-state')).toBe('firing');
+      const summary = rules[firing].alerts.find((a) => a.state === 'firing')?.annotations.summary;
+      if (summary !== undefined) expect(await page.rule(firing).innerText()).toContain(summary);
     }
     await saveScreenshot(w.page, `alerts-${RULES_SOURCE}`);
     // The state filter narrows the list and lives in the URL.
@@ -81,9 +121,9 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
     const page = new AlertsPage(w.page);
     await page.open(demo.base);
     const rule = rules[0];
-    const href = await page.exploreLink(rule.name).getAttribute('href');
+    const href = await page.exploreLink(0).getAttribute('href');
     expect(new URLSearchParams((href ?? '').split('?')[1]).get('expr')).toBe(rule.query);
-    await page.exploreLink(rule.name).click();
+    await page.exploreLink(0).click();
     const explore = new ExplorePage(w.page);
     await explore.editor().waitFor({ state: 'visible' });
     expect(new URL(w.page.url()).pathname).toBe('/explore');
@@ -122,31 +162,43 @@ describe(`Alerts and Rules pages in Chromium (rules from ${RULES_SOURCE === 'liv
       { ...golden.find((x) => x.state === 'pending')!, labels: { ...golden.find((x) => x.state === 'pending')!.labels, ...identity(b) } },
     ];
     const answers = await useRulesSource(w.page, demo.base, moved);
-    // What each instance cell must show: the worst state of the alerts naming its instance.
-    const want: Record<string, string> = {};
-    for (const x of answers.alerts) {
-      const i = x.labels.instance;
-      if (i !== undefined && want[i] !== 'firing') want[i] = x.state;
-    }
+    // What each instance's cell must show: the worst state of the alerts that concern it, over
+    // the engines the demo runs now (autoscaling moves replicas, so this is read with each look).
+    const expected = async () => {
+      const cells = new Map<string, Record<string, string[]>>();
+      for (const l of await simTargets(demo.base)) {
+        if (l.replica === undefined || l.instance === undefined) continue;
+        const c = cells.get(l.instance) ?? {};
+        for (const k of ['instance', 'replica', 'component', 'endpoint']) if (l[k] !== undefined && !(c[k] ?? []).includes(l[k])) c[k] = [...(c[k] ?? []), l[k]];
+        cells.set(l.instance, c);
+      }
+      const concern = expectedMarks(cells, answers.alerts);
+      return { concern, want: Object.fromEntries([...concern].map(([i, list]) => [i, list.some((x) => x.state === 'firing') ? 'firing' : 'pending'])) };
+    };
     const insights = new InsightsPage(w.page);
-    const marks = await waitFor('the hex grid with every alerted instance', async () => {
+    let last: { got: Record<string, string>; want: Record<string, string>; concern: Map<string, ActiveAlert[]> } | undefined;
+    await waitFor('the hex grid with every alerted cell in its state and no other cell marked', async () => {
       await insights.open(demo.base);
-      const got = Object.fromEntries(await insights.cells().evaluateAll((els) => els.map((e) => [e.getAttribute('data-instance') ?? '', e.getAttribute('data-alert') ?? ''] as const)));
-      return Object.keys(want).every((i) => got[i] !== undefined) ? got : undefined;
-    });
-    for (const [i, s] of Object.entries(want)) expect(marks[i], i).toBe(s);
-    if (RULES_SOURCE === 'golden') {
-      // No other cell is marked.
-      expect(Object.fromEntries(Object.entries(marks).filter(([, s]) => s !== ''))).toEqual(want);
-      expect(await insights.cell(a.instance).getAttribute('aria-label')).toMatch(/1 alert firing$/);
-      await insights.hover(a.instance);
-      const tip = w.page.getByTestId('hex-tooltip-alerts');
-      expect(await tip.getAttribute('data-alert')).toBe('firing');
-      expect(await tip.innerText()).toContain(moved[0].labels.alertname);
-      expect(await w.page.getByTestId('hex-legend-alert-firing').getAttribute('data-count')).toBe('1');
-      await saveScreenshot(w.page, 'insights-alerts');
-      await insights.panel('fleet-hexgrid').screenshot({ path: path.join(SCREENSHOT_DIR, 'insights-alerts-hexgrid.png') });
-    }
+      const marks = await insights.cells().evaluateAll((els) => els.map((e) => [e.getAttribute('data-instance') ?? '', e.getAttribute('data-alert') ?? ''] as const));
+      last = { ...(await expected()), got: Object.fromEntries(marks.filter(([, m]) => m !== '')) };
+      return isDeepStrictEqual(last.got, last.want) ? true : undefined;
+    }, 30_000).catch(() => undefined);
+    // Every alerted cell in its worst state, and no other cell marked.
+    if (last === undefined) throw new Error('the hex grid never loaded');
+    expect(last.got).toEqual(last.want);
+    const { want, concern } = last;
+    if (live !== undefined) expect(Object.values(want), 'the injected fault marks no cell').toContain('firing');
+    // A firing cell's name counts its alerts; its hover card lists them, firing first; the legend counts the cells.
+    const hot = RULES_SOURCE === 'golden' ? a.instance : Object.keys(want).find((i) => want[i] === 'firing')!;
+    const hotAlerts = concern.get(hot) ?? [];
+    expect(await insights.cell(hot).getAttribute('aria-label')).toMatch(new RegExp(`${alertsText(hotAlerts)}$`));
+    await insights.hover(hot);
+    const tip = w.page.getByTestId('hex-tooltip-alerts');
+    expect(await tip.getAttribute('data-alert')).toBe('firing');
+    expect(await tip.innerText()).toContain(hotAlerts.find((x) => x.state === 'firing')!.labels.alertname);
+    expect(await w.page.getByTestId('hex-legend-alert-firing').getAttribute('data-count')).toBe(String(Object.values(want).filter((x) => x === 'firing').length));
+    await saveScreenshot(w.page, `insights-alerts-${RULES_SOURCE}`);
+    await insights.panel('fleet-hexgrid').screenshot({ path: path.join(SCREENSHOT_DIR, `insights-alerts-hexgrid-${RULES_SOURCE}.png`) });
     expect(w.errors).toEqual([]);
     await w.context.close();
   });

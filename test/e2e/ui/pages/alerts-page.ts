@@ -34,9 +34,12 @@ export class AlertsPage {
     return this.page.getByTestId('alert-rule');
   }
 
-  /** One rule's card. */
-  rule(name: string): Locator {
-    return this.page.locator(`[data-testid="alert-rule"][data-rule="${name}"]`);
+  /**
+   * One rule's card, by name or by its position in the list: names repeat across groups (the
+   * default pack has a `SLOBurnRateFast` per objective), positions do not.
+   */
+  rule(which: string | number): Locator {
+    return typeof which === 'number' ? this.rules().nth(which) : this.page.locator(`[data-testid="alert-rule"][data-rule="${which}"]`);
   }
 
   /** Rule name → state, in page order. */
@@ -45,8 +48,8 @@ export class AlertsPage {
   }
 
   /** The states of a rule's alert rows, in page order (the card must be open). */
-  alertRowStates(name: string): Promise<string[]> {
-    return this.rule(name)
+  alertRowStates(which: string | number): Promise<string[]> {
+    return this.rule(which)
       .getByTestId('alert-row')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-state') ?? ''));
   }
@@ -64,8 +67,8 @@ export class AlertsPage {
   }
 
   /** A rule's Explore link. */
-  exploreLink(name: string): Locator {
-    return this.rule(name).getByTestId('alert-rule-explore');
+  exploreLink(which: string | number): Locator {
+    return this.rule(which).getByTestId('alert-rule-explore');
   }
 
   /** The Rules page's rows: name → health. */
