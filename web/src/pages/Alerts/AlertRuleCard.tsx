@@ -4,7 +4,7 @@
  * `keep_firing_for`, the rule's labels and annotation templates, and a table of its alerts (state,
  * since when, value, labels with a link to Insights narrowed to them, expanded annotations).
  */
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ActiveAlert, AlertingRule } from '../../../../src/query/index.js';
 import { formatAgo, formatDateTime, formatDurationMs, formatSeconds } from '../../format/units.js';
 import { alertValueText, insightsHref, neverEvaluated, sortAlerts } from './alerts-model.js';
@@ -71,7 +71,8 @@ export interface AlertRuleCardProps {
 export function AlertRuleCard({ rule, exploreHref, pathname, nowMs, initiallyOpen }: AlertRuleCardProps): ReactNode {
   const [open, setOpen] = useState(initiallyOpen);
   const alerts = sortAlerts(rule.alerts);
-  const id = `rule-${rule.name}`;
+  // Unique per card: rule names repeat across groups (one SLOBurnRateFast per objective).
+  const id = useId();
   return (
     <article className={`alert-rule ${rule.state}`} data-testid="alert-rule" data-rule={rule.name} data-state={rule.state} aria-labelledby={id}>
       <div className="alert-rule-head">
