@@ -1,0 +1,100 @@
+/**
+ * The rules engine in the built `infersight serve`, whole process: rule files from
+ * `--config.file` evaluated over remote-written data and shown by `/api/v1/rules`, `/api/v1/alerts`
+ * and `/api/v1/alertmanagers`; reloads by SIGHUP and `POST /-/reload`, a broken file keeping the
+ * last good rules running; a group too slow for its interval; and a pending alert's `activeAt`
+ * kept across a kill -9 (the `ALERTS_FOR_STATE` restore). Every wait polls; nothing sleeps.
+ */
+import { describe, expect, it } from 'vitest';
+import { useCleanups } from '../../src/model/testing/cleanups.js';
+import { waitFor } from '../peers/peers.js';
+import { runCli } from './cli.js';
+import { pushRemoteWriteSeries } from './federate-data.js';
+import { NEVER, alerts, apiData, ruleGroups, rulesByName, rulesDir, serveRules, type ApiRule } from './rules-serve-lib.js';
+
+const cleanups = useCleanups();
+
+const RULES = `groups:
+  - name: rec
+    rules:
+      - record: job:up:sum
+        expr: sum by (job) (up)
+  - name: alerts
+    rules:
+      - alert: InstanceDown
+        expr: up == 0
+        labels: { severity: page }
+        annotations: { summary: '{{ $labels.instance }} is down' }
+      - alert: SlowBurn
+        expr: up == 0
+        for: 1h
+`;
+
+/** One sample of `up` per instance at `tMs`: `a` is down, `b` is up. */
+const upSeries = (tMs: number) =>
+  (['a', 'b'] as const).map((instance) => ({
+    labels: [
+      ['__name__', 'up'],
+      ['instance', instance],
+      ['job', 'vllm'],
+    ] as [string, string][],
+    samples: [{ tMs, value: instance === 'a' ? 0 : 1 }],
+  }));
+
+/** Waits until every rule of `base` has been evaluated with health ok (after `after`, an ISO time, when given). */
+function allEvaluatedOk(base: string, after = NEVER): Promise<Map<string, ApiRule>> {
+  return waitFor('every rule evaluated with health ok', async () => {
+    const rules = await rulesByName(base);
+    return rules.size > 0 && [...rules.values()].every((r) => r.health === 'ok' && r.lastEvaluation > after) ? rules : undefined;
+  });
+}
+
+describe('infersight serve: rules (whole process)', () => {
+  it('lists the rule file, evaluates it over remote-written data, and answers the three APIs', async () => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    await pushRemoteWriteSeries(cli.base, upSeries(Date.now()));
+    const rules = await allEvaluatedOk(cli.base);
+    // Prometheus orders groups by file, then name.
+    expect([...rules.keys()]).toEqual(['alerts/InstanceDown', 'alerts/SlowBurn', 'rec/job:up:sum']);
+    const groups = await ruleGroups(cli.base);
+    expect(groups.map((g) => [g.name, g.file, g.interval])).toEqual([
+      ['alerts', d.ruleFile, 1],
+      ['rec', d.ruleFile, 1],
+    ]);
+    // The recording rule's output is in the store.
+    await waitFor('job:up:sum recorded', async () => {
+      const r = await apiData<{ result: { value: [number, string] }[] }>(cli.base, '/api/v1/query?query=job:up:sum');
+      return r.result[0]?.value[1] === '1' ? true : undefined;
+    });
+    await waitFor('InstanceDown firing, SlowBurn pending', async () => {
+      const a = await alerts(cli.base);
+      const states = a.map((x) => `${x.labels.alertname}:${x.labels.instance}:${x.state}`).sort();
+      return states.join(',') === 'InstanceDown:a:firing,SlowBurn:a:pending' ? a : undefined;
+    });
+    const firing = (await alerts(cli.base)).find((a) => a.labels.alertname === 'InstanceDown');
+    expect(firing?.labels).toEqual({ alertname: 'InstanceDown', instance: 'a', job: 'vllm', severity: 'page' });
+    expect(firing?.value).toBe('0e+00');
+  });
+
+  // Prometheus 2.42 keeps every group, emptied of the rules the filter drops.
+  it.each([
+    ['?type=alert', ['alerts:InstanceDown,SlowBurn', 'rec:']],
+    ['?type=ALERT', ['alerts:InstanceDown,SlowBurn', 'rec:']],
+    ['?type=record', ['alerts:', 'rec:job:up:sum']],
+    ['', ['alerts:InstanceDown,SlowBurn', 'rec:job:up:sum']],
+  ])('filters /api/v1/rules%s', async (query, groups) => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    expect((await ruleGroups(cli.base, query)).map((g) => `${g.name}:${g.rules.map((r) => r.name).join(',')}`)).toEqual(groups);
+  });
+
+  it('answers type=bogus with 400 bad_data, and no Alertmanagers without an alerting section', async () => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    const res = await fetch(`${cli.base}/api/v1/rules?type=bogus`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ status: 'error', errorType: 'bad_data', error: 'invalid parameter "type": not supported value "bogus"' });
+    expect(await apiData(cli.base, '/api/v1/alertmanagers')).toEqual({ activeAlertmanagers: [], droppedAlertmanagers: [] });
+  });
+});
