@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/index.js';
 import { UsageError } from './args.js';
 import { checkRulesCommand } from './check-rules.js';
 import { demoCommand } from './demo.js';
@@ -49,7 +50,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // A busy or forbidden listen address: one line naming the flag, no stack (listen-error.ts).
-    if (e instanceof ListenError) {
+    // A broken file found while starting (a rule file of --config.file): its message says the
+    // file, line and column, as promtool does; a stack would only show Infersight's internals.
+    if (e instanceof ListenError || e instanceof ConfigError) {
       console.error(`infersight: ${e.message}`);
       return 1;
     }

@@ -97,4 +97,49 @@ describe('infersight serve: rules (whole process)', () => {
     expect(await res.json()).toEqual({ status: 'error', errorType: 'bad_data', error: 'invalid parameter "type": not supported value "bogus"' });
     expect(await apiData(cli.base, '/api/v1/alertmanagers')).toEqual({ activeAlertmanagers: [], droppedAlertmanagers: [] });
   });
+
+  it('reloads the rule file on SIGHUP and on POST /-/reload', async () => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    await allEvaluatedOk(cli.base);
+    d.writeRules(RULES.replace('job:up:sum', 'job:up:sighup'));
+    cli.child.kill('SIGHUP');
+    await waitFor('the SIGHUP-loaded rule', async () => ((await rulesByName(cli.base)).has('rec/job:up:sighup') ? true : undefined));
+    d.writeRules(RULES.replace('job:up:sum', 'job:up:post'));
+    const res = await fetch(`${cli.base}/-/reload`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    // The POST answers once the reload is done: no polling needed.
+    expect([...(await rulesByName(cli.base)).keys()]).toEqual(['alerts/InstanceDown', 'alerts/SlowBurn', 'rec/job:up:post']);
+  });
+
+  // promtool 2.42's messages (checked against it): line:column for PromQL, the line for YAML types.
+  it.each([
+    ['bad PromQL', RULES.replace('sum by (job) (up)', 'sum by (job) (up'), 'rules.yml: 5:15: group "rec", rule 1, "job:up:sum": could not parse expression: 1:17: parse error: unclosed left parenthesis\n'],
+    ['a wrong type', RULES.replace('for: 1h', 'for: [1h]'), 'rules.yml: yaml: unmarshal errors:\n  line 14: cannot unmarshal !!seq into string\n'],
+    ['a template error', RULES.replace('{{ $labels.instance }}', '{{ $labels.instance'), 'rules.yml: group "alerts", rule 1, "InstanceDown": annotation "summary": template: __alert_InstanceDown:1: function "is" not defined\n'],
+  ])('keeps the last good rules when a reload finds %s', async (_what, broken, message) => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    const before = await allEvaluatedOk(cli.base);
+    d.writeRules(broken);
+    const res = await fetch(`${cli.base}/-/reload`, { method: 'POST' });
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    expect(text).toBe(`failed to reload config: ${d.dir}/${message}`);
+    // SIGHUP logs the same and keeps running.
+    cli.child.kill('SIGHUP');
+    await waitFor('the SIGHUP reload error logged', async () => (cli.log.filter((l) => l.includes('reloading the configuration failed')).length >= 2 ? true : undefined));
+    // The old rules are still there and still evaluated: every lastEvaluation moves on.
+    const last = Math.max(...[...before.values()].map((r) => Date.parse(r.lastEvaluation)));
+    const after = await allEvaluatedOk(cli.base, new Date(last).toISOString());
+    expect([...after.keys()]).toEqual([...before.keys()]);
+  });
+
+  it('exits non-zero and says why when the rule file is broken at start', async () => {
+    const d = rulesDir(cleanups, RULES.replace('sum by (job) (up)', 'sum by (job) (up'));
+    const { code, stderr } = await runCli(['serve', '--listen', '127.0.0.1:0', '--data', `${d.dir}/data`, '--config.file', d.configFile]);
+    // One line, no stack trace.
+    expect(stderr).toBe(`infersight: ${d.dir}/rules.yml: 5:15: group "rec", rule 1, "job:up:sum": could not parse expression: 1:17: parse error: unclosed left parenthesis\n`);
+    expect(code).toBe(1);
+  });
 });
