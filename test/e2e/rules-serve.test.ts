@@ -142,4 +142,45 @@ describe('infersight serve: rules (whole process)', () => {
     expect(stderr).toBe(`infersight: ${d.dir}/rules.yml: 5:15: group "rec", rule 1, "job:up:sum": could not parse expression: 1:17: parse error: unclosed left parenthesis\n`);
     expect(code).toBe(1);
   });
+
+  it('counts a group that never finishes within its interval, while other groups and /-/healthy keep answering', async () => {
+    // Each evaluation would run ~200 million inner steps (about 8 s here) against a 1 s interval;
+    // the engine yields between steps, so the deadline (the next tick) can abort it.
+    const slow = 'sum_over_time(sum_over_time(vector(time())[10s:1ms])[6h:1s])';
+    const d = rulesDir(cleanups, `groups:
+  - name: slow
+    interval: 1s
+    rules:
+      - record: slow:sum
+        expr: ${slow}
+  - name: fast
+    interval: 1s
+    rules:
+      - record: fast:one
+        expr: vector(1)
+`);
+    const cli = await serveRules(cleanups, d);
+    const group = `rule_group="${d.ruleFile};slow"`;
+    const counter = (metrics: string, name: string): number => Number(new RegExp(`^${name}\\{${group}\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 'NaN');
+    const metrics = await waitFor('the slow group past its deadline twice', async () => {
+      const m = await (await fetch(`${cli.base}/metrics`)).text();
+      return counter(m, 'infersight_rule_group_deadline_exceeded_total') >= 2 ? m : undefined;
+    });
+    expect(counter(metrics, 'infersight_rule_group_iterations_total')).toBeGreaterThanOrEqual(2);
+    expect(counter(metrics, 'infersight_rule_evaluation_failures_total')).toBeGreaterThanOrEqual(2);
+    // Aborted at the next tick, the group normally skips none; the counter is there (a loaded machine may miss one).
+    expect(counter(metrics, 'infersight_rule_group_iterations_missed_total')).toBeGreaterThanOrEqual(0);
+    expect(counter(metrics, 'infersight_rule_group_interval_seconds')).toBe(1);
+    const slowRule = (await rulesByName(cli.base)).get('slow/slow:sum');
+    expect(slowRule?.health).toBe('err');
+    expect(slowRule?.lastError).toMatch(/^evaluation of group "slow" at \d+ passed its deadline \(the next tick, 1000 ms later\)$/);
+    // Meanwhile the fast group goes on, and the server answers.
+    const fastBefore = (await rulesByName(cli.base)).get('fast/fast:one');
+    expect(fastBefore?.health).toBe('ok');
+    await waitFor('the fast group evaluated again', async () => {
+      const now = (await rulesByName(cli.base)).get('fast/fast:one');
+      return now !== undefined && now.lastEvaluation > (fastBefore?.lastEvaluation ?? NEVER) ? true : undefined;
+    });
+    expect((await fetch(`${cli.base}/-/healthy`)).status).toBe(200);
+  });
 });
