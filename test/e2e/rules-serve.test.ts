@@ -183,4 +183,37 @@ describe('infersight serve: rules (whole process)', () => {
     });
     expect((await fetch(`${cli.base}/-/healthy`)).status).toBe(200);
   });
+
+  it('keeps a pending alert pending from its old activeAt across a kill -9 and a restart', async () => {
+    const d = rulesDir(cleanups, RULES);
+    const data = `${d.dir}/data`;
+    const first = await serveRules(cleanups, d, data);
+    await pushRemoteWriteSeries(first.base, upSeries(Date.now()));
+    const pendingSince = async (base: string): Promise<number | undefined> => {
+      const a = (await alerts(base)).find((x) => x.labels.alertname === 'SlowBurn' && x.state === 'pending');
+      return a === undefined ? undefined : Date.parse(a.activeAt);
+    };
+    const activeAt = await waitFor('SlowBurn pending', () => pendingSince(first.base));
+    // Let its ALERTS_FOR_STATE series run on for a while: the restore moves activeAt on by the
+    // time between the last sample and the restore, so a few seconds of it tell a restored
+    // alert from one that started again after the restart.
+    await waitFor('ALERTS_FOR_STATE written 6 s after activeAt', async () => {
+      const r = await apiData<{ result: { value: [number, string] }[] }>(first.base, '/api/v1/query?query=timestamp(ALERTS_FOR_STATE{alertname="SlowBurn"})');
+      const t = r.result[0]?.value[1];
+      return t !== undefined && Number(t) * 1000 - activeAt >= 6000 ? true : undefined;
+    });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await serveRules(cleanups, d, data);
+    const readyAt = Date.now();
+    // The restored activeAt: kept (moved on by the downtime, about 2 s here), not the restart's;
+    // an alert that started again would be active from after readyAt.
+    const restored = await waitFor('SlowBurn pending again, restored', async () => {
+      const t = await pendingSince(second.base);
+      const rule = (await rulesByName(second.base)).get('alerts/SlowBurn');
+      // Restoring happens at the rule's second evaluation after the start.
+      return t !== undefined && rule !== undefined && t < readyAt - 2000 ? t : undefined;
+    });
+    expect(restored).toBeGreaterThanOrEqual(Math.trunc(activeAt / 1000) * 1000);
+  });
 });
