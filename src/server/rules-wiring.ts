@@ -124,6 +124,20 @@ async function loadSloFiles(globs: readonly string[], dir: string, fs: RuleFileF
   return groups;
 }
 
+/**
+ * `group` with the configuration's `evaluation_interval` and `rule_query_offset` filled in where
+ * it sets none. The rule manager keeps the defaults it was built with, so without this a reload
+ * that changes them would leave every group on the old ones; Prometheus applies them (a group
+ * whose interval changes is replaced, its state carried over).
+ */
+function withGlobalDefaults(group: RuleGroupSpec, c: RulesConfig): RuleGroupSpec {
+  return {
+    ...group,
+    intervalMs: group.intervalMs !== undefined && group.intervalMs > 0 ? group.intervalMs : c.evaluationIntervalMs,
+    queryOffsetMs: group.queryOffsetMs ?? c.ruleQueryOffsetMs,
+  };
+}
+
 /** Options of `wireRules`. */
 export interface RulesWiringOptions {
   /** The Prometheus-syntax configuration file; without one no rule runs. */
@@ -166,7 +180,8 @@ export async function wireRules(o: RulesWiringOptions): Promise<RulesWiring> {
     const config = parseRulesConfig(text, path.dirname(path.resolve(o.configFile)));
     const loaded = await loadRuleFiles(config.ruleFiles, config.dir, ports);
     if (loaded.failures.length > 0) throw new ConfigError(loaded.messages.join('\n'));
-    return { config, groups: [...loaded.groups, ...(await loadSloFiles(config.sloFiles, config.dir, ports.fs))] };
+    const groups = [...loaded.groups, ...(await loadSloFiles(config.sloFiles, config.dir, ports.fs))];
+    return { config, groups: groups.map((g) => withGlobalDefaults(g, config)) };
   };
   let current = await load();
   let manager: RuleManager | undefined;

@@ -112,6 +112,15 @@ describe('infersight serve: rules (whole process)', () => {
     expect([...(await rulesByName(cli.base)).keys()]).toEqual(['alerts/InstanceDown', 'alerts/SlowBurn', 'rec/job:up:post']);
   });
 
+  it('applies a changed global evaluation_interval on reload, as Prometheus does', async () => {
+    const d = rulesDir(cleanups, RULES);
+    const cli = await serveRules(cleanups, d);
+    expect((await ruleGroups(cli.base)).map((g) => g.interval)).toEqual([1, 1]);
+    d.writeConfig(['global:', '  evaluation_interval: 2s', '  rule_query_offset: 1s', 'rule_files: [rules.yml]', ''].join('\n'));
+    expect((await fetch(`${cli.base}/-/reload`, { method: 'POST' })).status).toBe(200);
+    expect((await ruleGroups(cli.base)).map((g) => g.interval)).toEqual([2, 2]);
+  });
+
   // promtool 2.42's messages (checked against it): line:column for PromQL, the line for YAML types.
   it.each([
     ['bad PromQL', RULES.replace('sum by (job) (up)', 'sum by (job) (up'), 'rules.yml: 5:15: group "rec", rule 1, "job:up:sum": could not parse expression: 1:17: parse error: unclosed left parenthesis\n'],
