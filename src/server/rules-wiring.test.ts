@@ -50,17 +50,31 @@ describe('rules in the server', () => {
     });
     cleanups.push(() => server.close());
     await server.ready;
-    return server;
+    return { server, dir: t.dir };
   }
 
   it('runs the groups of rule_files and of slo_files together', async () => {
-    const server = await serve('global:\n  evaluation_interval: 1h\nrule_files: [rules/*.yml]\nslo_files: [slos.yml]\n', {
+    const { server } = await serve('global:\n  evaluation_interval: 1h\nrule_files: [rules/*.yml]\nslo_files: [slos.yml]\n', {
       'rules/a.yml': 'groups:\n  - name: a\n    rules:\n      - record: x:up\n        expr: sum(up)\n',
       'slos.yml': 'slos:\n  - slo: availability\n    objective: 0.999\n',
     });
     const groups = server.rules.source().snapshot().groups.map((g) => `${path.basename(g.file)}: ${g.name}`);
     expect(groups).toContain('a.yml: a');
     expect(groups.filter((g) => g.startsWith('slos.yml: ')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  // The manager keeps the defaults it was built with; the wiring fills them into the groups.
+  it.each([
+    ['sets none', '', [3_600_000, 0], [7_200_000, 60_000]],
+    ['sets its own interval and query_offset', '    interval: 5m\n    query_offset: 10s\n', [300_000, 10_000], [300_000, 10_000]],
+  ])('applies a reloaded evaluation_interval and rule_query_offset to a group that %s', async (_name, own, before, after) => {
+    const rules = `groups:\n  - name: a\n${own}    rules:\n      - record: x:up\n        expr: sum(up)\n`;
+    const { server, dir } = await serve('global:\n  evaluation_interval: 1h\nrule_files: [rules/*.yml]\n', { 'rules/a.yml': rules });
+    const group = () => server.rules.source().snapshot().groups.map((g) => [g.intervalMs, g.queryOffsetMs]);
+    expect(group()).toEqual([before]);
+    fs.writeFileSync(path.join(dir, 'infersight.yml'), 'global:\n  evaluation_interval: 2h\n  rule_query_offset: 1m\nrule_files: [rules/*.yml]\n');
+    await server.reloadConfig();
+    expect(group()).toEqual([after]);
   });
 
   it.each([
