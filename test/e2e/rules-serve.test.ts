@@ -43,9 +43,10 @@ const upSeries = (tMs: number) =>
 
 /** Waits until every rule of `base` has been evaluated with health ok (after `after`, an ISO time, when given). */
 function allEvaluatedOk(base: string, after = NEVER): Promise<Map<string, ApiRule>> {
+  // Compared as times: the API may write nanoseconds, which do not sort as strings.
   return waitFor('every rule evaluated with health ok', async () => {
     const rules = await rulesByName(base);
-    return rules.size > 0 && [...rules.values()].every((r) => r.health === 'ok' && r.lastEvaluation > after) ? rules : undefined;
+    return rules.size > 0 && [...rules.values()].every((r) => r.health === 'ok' && Date.parse(r.lastEvaluation) > Date.parse(after)) ? rules : undefined;
   });
 }
 
@@ -188,7 +189,7 @@ describe('infersight serve: rules (whole process)', () => {
     expect(fastBefore?.health).toBe('ok');
     await waitFor('the fast group evaluated again', async () => {
       const now = (await rulesByName(cli.base)).get('fast/fast:one');
-      return now !== undefined && now.lastEvaluation > (fastBefore?.lastEvaluation ?? NEVER) ? true : undefined;
+      return now !== undefined && Date.parse(now.lastEvaluation) > Date.parse(fastBefore?.lastEvaluation ?? NEVER) ? true : undefined;
     });
     expect((await fetch(`${cli.base}/-/healthy`)).status).toBe(200);
   });
