@@ -120,7 +120,7 @@ try {
   const none = await phase(demo.base, MINUTES, false);
   await reload(pack, packGroups);
   const rules = await phase(demo.base, MINUTES, true);
-  const rulesCount = (pack.match(/^ {4}- (record|alert):/gm) ?? []).length;
+  const rulesCount = (pack.match(/^\s*- (record|alert):/gm) ?? []).length;
   console.log(JSON.stringify({ bench: 'rules-pack-live', instances: INSTANCES, minutes: MINUTES, rules: rulesCount, withoutRules: none, withPack: rules }));
 } finally {
   await demo.stop();
