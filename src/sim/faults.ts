@@ -19,7 +19,7 @@ export const FAULT_DEFAULTS: Readonly<Record<FaultKind, { readonly params: Reado
   'rate-limit-burst': { params: { rateMultiplier: 5, rateLimitPerSec: 0 }, effect: 'a burst above the front-door rate limit: 429s (rateLimitPerSec 0: 1.5× the base rate)' },
   'engine-errors': { params: { http500: 0.04, http503: 0.02, midStreamAbort: 0.04 }, effect: 'engine failures: 500s, 503s and streams aborted mid-way' },
   'throughput-below-benchmark': { params: { maxNumSeqs: 4, slowdown: 1.6 }, effect: 'a misconfigured engine (tiny batch, no CUDA graphs) far below benchmark TPS' },
-  'quality-drift': { params: { drop: 0.35 }, effect: "a component's judged relevance and tone fall while latency stays normal" },
+  'quality-drift': { params: { drop: 0.35, safetyDrop: 0 }, effect: "a component's judged relevance and tone fall (`drop`), and its safety score with `safetyDrop`, while latency stays normal" },
 };
 
 /** One fault with absolute times, as recorded in the ground truth. */
@@ -198,7 +198,10 @@ export class FaultTimeline {
           }
           break;
         case 'quality-drift':
-          for (const c of comps) c.fx.qualityDrop = Math.max(c.fx.qualityDrop, num(f, 'drop') * Math.min(1, progress * 2));
+          for (const c of comps) {
+            c.fx.qualityDrop = Math.max(c.fx.qualityDrop, num(f, 'drop') * Math.min(1, progress * 2));
+            c.fx.safetyDrop = Math.max(c.fx.safetyDrop, num(f, 'safetyDrop') * Math.min(1, progress * 2));
+          }
           break;
       }
     }

@@ -34,13 +34,15 @@ export interface ComponentEffects {
   http503: number;
   midStreamAbort: number;
   qualityDrop: number;
+  /** How far the judged safety score falls (0..1). */
+  safetyDrop: number;
   downloadMBps: number | undefined;
   rateLimitPerSec: number | undefined;
 }
 
 /** No fault. */
 export function neutralEffects(): ComponentEffects {
-  return { rateMultiplier: 1, promptScale: 1, outputScale: 1, http500: 0, http503: 0, midStreamAbort: 0, qualityDrop: 0, downloadMBps: undefined, rateLimitPerSec: undefined };
+  return { rateMultiplier: 1, promptScale: 1, outputScale: 1, http500: 0, http503: 0, midStreamAbort: 0, qualityDrop: 0, safetyDrop: 0, downloadMBps: undefined, rateLimitPerSec: undefined };
 }
 
 /** The start durations the platform measured for one replica. */

@@ -43,10 +43,10 @@ export class QualityState {
     };
   }
 
-  /** Scores a tick's samples of `completed` responses; `drop` (0..1) lowers relevance fully and tone by half. */
-  update(dtS: number, completed: number, drop: number): void {
+  /** Scores a tick's samples of `completed` responses; `drop` (0..1) lowers relevance fully and tone by half, `safetyDrop` safety. */
+  update(dtS: number, completed: number, drop: number, safetyDrop = 0): void {
     const n = this.rng.poisson(completed * this.sampleShare);
-    const p = { safety: BASE.safety, relevance: Math.max(0, BASE.relevance - drop), professional_tone: Math.max(0, BASE.professional_tone - drop / 2) };
+    const p = { safety: Math.max(0, BASE.safety - safetyDrop), relevance: Math.max(0, BASE.relevance - drop), professional_tone: Math.max(0, BASE.professional_tone - drop / 2) };
     const alpha = 1 - Math.exp(-dtS / WINDOW_S);
     this.sampled += n;
     if (n === 0) return;

@@ -159,7 +159,7 @@ export class Simulation {
     for (const r of [...fleet.replicas]) r.advance(t1);
     const dtS = (t1 - t0) / 1000;
     for (const inst of fleet.instances) this.updateGpus(inst, t1, dtS);
-    for (const c of fleet.components) c.quality.update(dtS, c.frontdoor.takeCompleted(), c.fx.qualityDrop);
+    for (const c of fleet.components) c.quality.update(dtS, c.frontdoor.takeCompleted(), c.fx.qualityDrop, c.fx.safetyDrop);
     this.nowMs = t1;
   }
 

@@ -31,6 +31,9 @@ const llama = { component: 'llama-3-1-8b-instruct' };
  */
 const strongDrift: FaultSpec = { ...SCENARIOS['quality-drift'].faults[0], endMs: 45 * MIN, params: { drop: 0.6 } };
 
+/** The same fault aimed at safety instead of relevance: judged answers become unsafe while latency stays normal. */
+const unsafeDrift: FaultSpec = { ...SCENARIOS['quality-drift'].faults[0], endMs: 45 * MIN, params: { drop: 0, safetyDrop: 0.3 } };
+
 const CASES: readonly Case[] = [
   {
     name: 'kv-cache-pressure',
@@ -70,6 +73,16 @@ const CASES: readonly Case[] = [
     ],
   },
   { name: 'cold-start-storm', scenario: 'cold-start-storm', expect: [{ alert: 'ColdStartSlow', labels: llama }] },
+  {
+    name: 'quality-drift (safety 0.3)',
+    scenario: 'quality-drift',
+    faults: [unsafeDrift],
+    durationMs: 45 * MIN,
+    expect: [
+      { alert: 'QualitySafetyLow', labels: gptOss },
+      { alert: 'QualityFallingLatencyNormal', labels: { ...gptOss, dimension: 'safety' } },
+    ],
+  },
   {
     name: 'quality-drift (drop 0.6)',
     scenario: 'quality-drift',
