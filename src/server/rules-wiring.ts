@@ -228,6 +228,7 @@ export async function wireRules(o: RulesWiringOptions): Promise<RulesWiring> {
       const next = await load();
       current = next;
       await notifier?.applyConfig(next.config.alerting, Labels.from(next.config.externalLabels));
+      manager?.setExternal(next.config.externalLabels, o.externalURL?.() ?? '');
       await manager?.update(next.groups);
       o.logger.info('completed loading of rules', { groups: String(next.groups.length) });
     },

@@ -96,6 +96,27 @@ describe('reload', () => {
   });
 });
 
+describe('external labels on reload', () => {
+  test('groups built by a later update see the new external labels; an unchanged group keeps its own, as in Prometheus', async () => {
+    const timers = new FakeTimers(START);
+    const client = new ScriptedQueryClient((_q, t) => vectorResult(t, [[{ instance: 'a' }, 1]]));
+    const expander = { expand: (_n: string, text: string, data: { externalLabels: Readonly<Record<string, string>> }) => Promise.resolve(text === 'cluster' ? (data.externalLabels.cluster ?? '') : text) };
+    const manager = new RuleManager({ query: client, appendable: new RecordingAppendable(), clock: timers.clock, timers, evaluationIntervalMs: I, expander, externalLabels: { cluster: 'old' } });
+    const kept = groupSpec('kept', [alertingSpec('K', 'up', { annotations: { cluster: 'cluster' } })]);
+    const changed = (expr: string) => groupSpec('changed', [alertingSpec('C', expr, { annotations: { cluster: 'cluster' } })]);
+    await manager.update([kept, changed('up')]);
+    manager.start();
+    await timers.advance(3 * I);
+    manager.setExternal({ cluster: 'new' }, '');
+    await manager.update([kept, changed('up > 0')]);
+    await timers.advance(3 * I);
+    const annotation = (alert: string) =>
+      manager.snapshot().groups.flatMap((g) => g.rules).flatMap((r) => (r.type === 'alerting' && r.name === alert ? r.alerts.map((a) => a.annotations.cluster) : []));
+    expect([annotation('K'), annotation('C')]).toEqual([['old'], ['new']]);
+    await manager.stop();
+  });
+});
+
 describe('restoring for state', () => {
   const HOLD = 30 * M;
   // The last ALERTS_FOR_STATE sample was written at DOWN (the old process' last evaluation).

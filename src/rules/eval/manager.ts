@@ -73,7 +73,7 @@ export function groupPorts(o: RuleManagerOptions): RuleGroupPorts {
 /** Runs rule groups on the injected timers. `update` may be called any time; calls are serialized. */
 export class RuleManager {
   private groups = new Map<string, RuleGroup>();
-  private readonly ports: RuleGroupPorts;
+  private ports: RuleGroupPorts;
   private loadedOnce = false;
   private started = false;
   private readonly pendingStale = new Set<() => void>();
@@ -129,6 +129,15 @@ export class RuleManager {
     }
     this.groups = next;
     if (this.started) for (const g of next.values()) g.start();
+  }
+
+  /**
+   * New external labels and external URL (a reload changed `global.external_labels` or the
+   * server's URL). As in Prometheus, groups that the next `update` builds anew use them, and a
+   * group that `update` finds unchanged keeps the ones it was built with.
+   */
+  setExternal(externalLabels: Readonly<Record<string, string>>, externalURL: string): void {
+    this.ports = { ...this.ports, externalLabels, externalURL };
   }
 
   /** Starts every group's schedule (and those of later updates). */
