@@ -29,4 +29,5 @@ export {
   type RelabelConfig,
 } from './relabel.js';
 export { checkTargetAddress, parseBodySize, parseFileSdConfigs, parseFileSdContent, parseStaticConfigs, type FileSdConfig, type TargetGroup } from './sd-config.js';
+export { MAX_YAML_DEPTH, yamlNestingDepth } from './yaml-depth.js';
 export { ConfigError, YamlNode, parseYamlDocument } from './yaml-reader.js';

@@ -1,6 +1,7 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair } from 'yaml';
 import type { DurationMs } from '../model/index.js';
 import { parsePromDuration } from './duration.js';
+import { MAX_YAML_DEPTH, yamlNestingDepth } from './yaml-depth.js';
 
 /** An invalid configuration; the message names the line and the field, and keeps Prometheus' wording. */
 export class ConfigError extends Error {
@@ -180,6 +181,8 @@ export class YamlNode {
  * duplicate keys throw a `ConfigError` with the line.
  */
 export function parseYamlDocument(text: string): YamlNode {
+  // The parser recurses per level: refuse a hostile depth before it runs (yaml-depth.ts).
+  if (yamlNestingDepth(text) > MAX_YAML_DEPTH) throw new ConfigError(`yaml: nested deeper than ${MAX_YAML_DEPTH} levels`);
   const lc = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', lineCounter: lc, uniqueKeys: true, prettyErrors: false });
   const err = doc.errors.at(0);

@@ -1,4 +1,5 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Alias, type Document, type Node as YNode } from 'yaml';
+import { MAX_YAML_DEPTH, yamlNestingDepth } from '../../config/index.js';
 import type { Position } from '../types.js';
 
 /**
@@ -17,7 +18,7 @@ export const YAML_V3_MAX_DEPTH = 10_000;
  * We refuse documents nested deeper than this, before parsing: the `yaml` package composes
  * recursively and runs out of stack well before yaml.v3's limit (rule files nest about six deep).
  */
-export const MAX_DEPTH = 100;
+export const MAX_DEPTH = MAX_YAML_DEPTH;
 
 /** A YAML failure that stops decoding at once (syntax, encoding, depth, aliasing); the message is yaml.v3's where we know it. */
 export class YamlAbort extends Error {
@@ -299,52 +300,6 @@ function readCharacters(source: string | Uint8Array): string {
   return new TextDecoder('utf-8').decode(source);
 }
 
-/**
- * An upper bound of the document's nesting, found without parsing so that a hostile document is
- * refused before the YAML parser (which recurses per level) sees it: block levels are the distinct
- * indentation widths open at a line (as Python's tokenizer counts them) plus its leading `- `
- * entries, flow levels are the `[` and `{` open outside quotes and comments.
- */
-function nestingDepth(text: string): number {
-  const indents: number[] = [];
-  let flow = 0;
-  let max = 0;
-  let quote = '';
-  for (let i = 0; i < text.length; i++) {
-    // At the start of a line outside quotes: measure the indentation and the `- ` entries.
-    if (quote === '' && (i === 0 || text[i - 1] === '\n')) {
-      let w = 0;
-      while (text[i + w] === ' ') w++;
-      const next = text[i + w];
-      if (next !== '\n' && next !== '#' && next !== undefined && flow === 0) {
-        while (indents.length > 0 && indents[indents.length - 1] >= w) indents.pop();
-        indents.push(w);
-        let dashes = 0;
-        let j = i + w;
-        while (text[j] === '-' && (text[j + 1] === ' ' || text[j + 1] === '\n')) {
-          dashes++;
-          j += 2;
-          while (text[j] === ' ') j++;
-        }
-        max = Math.max(max, indents.length + dashes);
-        i = j;
-      } else i += w;
-      if (i >= text.length) break;
-    }
-    const c = text[i];
-    if (quote !== '') {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl - 1;
-    } else if (c === '"' || (c === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1])))) quote = c;
-    else if (c === '[' || c === '{') max = Math.max(max, indents.length + ++flow);
-    else if ((c === ']' || c === '}') && flow > 0) flow--;
-  }
-  return max;
-}
-
 /** The wording yaml.v3 uses for the syntax errors people actually make, by the `yaml` package's code. */
 const SYNTAX_WORDING: Partial<Record<string, string>> = {
   TAB_AS_INDENT: 'found character that cannot start any token',
@@ -366,7 +321,7 @@ export interface ParsedDocument {
  */
 export function parseV3Document(source: string | Uint8Array): ParsedDocument {
   const text = readCharacters(source);
-  const depth = nestingDepth(text);
+  const depth = yamlNestingDepth(text);
   if (depth > YAML_V3_MAX_DEPTH) throw new YamlAbort(`yaml: exceeded max depth of ${YAML_V3_MAX_DEPTH}`, NO_POSITION);
   if (depth > MAX_DEPTH) throw new YamlAbort(`yaml: nested deeper than ${MAX_DEPTH} levels (Infersight's limit; yaml.v3's is ${YAML_V3_MAX_DEPTH})`, NO_POSITION);
   const lc = new LineCounter();
