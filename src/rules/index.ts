@@ -13,6 +13,7 @@ export {
   Notifier,
   WEBHOOKS_KEY,
   httpNotifyPost,
+  labelsFingerprint,
   parseAlertingConfig,
   type AlertingConfig,
   type AlertmanagerConfig,

@@ -13,11 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { Labels, MemoryLogger, systemClock, type UnixMs } from '../../src/model/index.js';
 import { FakeTimers } from '../../src/model/testing/fake-timers.js';
 import { parseYamlDocument } from '../../src/config/index.js';
-import { Notifier, parseAlertingConfig, type Alert, type NotifierOptions } from '../../src/rules/index.js';
-import { labelsFingerprint } from '../../src/rules/notifier/payload.js';
+import { Notifier, labelsFingerprint, parseAlertingConfig, type Alert, type NotifierOptions } from '../../src/rules/index.js';
 import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
-import { freePort, itWithPeer, startReadyPeer, waitFor } from '../peers/peers.js';
+import { freePort, itWithPeer, startAlertmanager as startAlertmanagerPeer, startReadyPeer, waitFor } from '../peers/peers.js';
 
 const cleanups = useCleanups();
 
@@ -58,13 +57,11 @@ async function webhookReceiver(): Promise<{ url: string; messages: WebhookMessag
   return { url: `${base}/hook`, messages };
 }
 
-/** Starts Alertmanager with its own storage, a free port, no gossip, and one route to `hookUrl`. */
+/** Starts Alertmanager with one route to `hookUrl` (test/peers/peers.ts `startAlertmanager`). */
 async function startAlertmanager(binary: string, hookUrl: string): Promise<string> {
   const t = tempDir('interop-am');
   cleanups.push(t.remove);
-  const config = path.join(t.dir, 'alertmanager.yml');
-  fs.writeFileSync(
-    config,
+  const config =
     [
       'route:',
       '  receiver: hook',
@@ -78,18 +75,10 @@ async function startAlertmanager(binary: string, hookUrl: string): Promise<strin
       `      - url: ${hookUrl}`,
       '        send_resolved: true',
       '',
-    ].join('\n'),
-  );
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const am = await startReadyPeer(
-    'alertmanager',
-    binary,
-    [`--config.file=${config}`, `--storage.path=${path.join(t.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='],
-    `${base}/-/ready`,
-  );
+    ].join('\n');
+  const am = await startAlertmanagerPeer(binary, config, t.dir);
   cleanups.push(am.stop);
-  return base;
+  return am.base;
 }
 
 const alerting = (yaml: string) => parseAlertingConfig(parseYamlDocument(yaml).struct('c', ['alerting']).alerting, '/');

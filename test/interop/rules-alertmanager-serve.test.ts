@@ -4,32 +4,21 @@
  * through Alertmanager's API v2 with the external labels added, `/api/v1/alertmanagers` lists it,
  * and the alert resolves once a reload changes the rule so that it stops firing.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
-import { freePort, itWithPeer, startReadyPeer, waitFor } from '../peers/peers.js';
+import { itWithPeer, startAlertmanager as startAlertmanagerPeer, waitFor } from '../peers/peers.js';
 import { apiData, rulesDir, serveRules } from '../e2e/rules-serve-lib.js';
 
 const cleanups = useCleanups();
 
-/** Starts Alertmanager with its own storage, a free port, no gossip and a receiver that sends nothing. */
+/** Starts Alertmanager with a receiver that sends nothing (test/peers/peers.ts `startAlertmanager`). */
 async function startAlertmanager(binary: string): Promise<{ base: string; port: number }> {
   const t = tempDir('interop-am-serve');
   cleanups.push(t.remove);
-  const config = path.join(t.dir, 'alertmanager.yml');
-  fs.writeFileSync(config, 'route:\n  receiver: none\nreceivers:\n  - name: none\n');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const am = await startReadyPeer(
-    'alertmanager',
-    binary,
-    [`--config.file=${config}`, `--storage.path=${path.join(t.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='],
-    `${base}/-/ready`,
-  );
+  const am = await startAlertmanagerPeer(binary, 'route:\n  receiver: none\nreceivers:\n  - name: none\n', t.dir);
   cleanups.push(am.stop);
-  return { base, port };
+  return am;
 }
 
 interface AmAlert {

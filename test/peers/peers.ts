@@ -5,7 +5,9 @@
  * `npm test`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { join } from 'node:path';
 import { it } from 'vitest';
 
 /** The peers the project tests against, by binary name. */
@@ -102,4 +104,28 @@ export async function startReadyPeer(name: string, path: string, args: string[],
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A started Alertmanager (`startAlertmanager`). */
+export interface AlertmanagerPeer extends PeerProcess {
+  readonly base: string;
+  readonly port: number;
+}
+
+/**
+ * Starts Debian's `prometheus-alertmanager` with `configYaml`, its storage under `dir`, a free
+ * port on 127.0.0.1 and gossip off (`--cluster.listen-address=`), and waits until it is ready.
+ */
+export async function startAlertmanager(binary: string, configYaml: string, dir: string): Promise<AlertmanagerPeer> {
+  const config = join(dir, 'alertmanager.yml');
+  writeFileSync(config, configYaml);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const am = await startReadyPeer(
+    'alertmanager',
+    binary,
+    [`--config.file=${config}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='],
+    `${base}/-/ready`,
+  );
+  return { ...am, base, port };
 }
