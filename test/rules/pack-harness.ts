@@ -53,10 +53,10 @@ export async function evaluateGroup(g: RuleGroupSpec, tMs: number, client: Query
     state.groups.set(g, group);
   }
   await group.evaluate(tMs);
-  for (const r of group.rules) {
+  for (const [i, r] of group.rules.entries()) {
     if (r.health === 'err' && state.errors.length < 20) state.errors.push(`${r.name}: ${r.lastError ?? ''}`);
     if (r.kind === 'recording') {
-      const n = group.seriesInPreviousEval[group.rules.indexOf(r)].size;
+      const n = group.seriesInPreviousEval[i].size;
       state.recorded.set(r.name, (state.recorded.get(r.name) ?? 0) + n);
       continue;
     }
