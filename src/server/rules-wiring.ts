@@ -17,7 +17,7 @@ import {
   Notifier,
   RULE_DEFAULTS,
   RuleManager,
-  runRulesOver,
+  RulesReplay,
   checkTemplate,
   createTemplateExpander,
   expandRuleFileGlobs,
@@ -160,10 +160,11 @@ export interface RulesWiring {
   /** Re-reads the configuration and the rule files; rejects (keeping the last good rules) when one is invalid. */
   reload(): Promise<void>;
   /**
-   * Evaluates the loaded groups over `[fromMs, toMs]` in virtual time, as if they had run live
-   * (recorded series, `ALERTS`, `ALERTS_FOR_STATE`); sends nothing. Resolves with the evaluations run.
+   * A replay of the loaded groups from `fromMs` in virtual time, as if they had run live
+   * (recorded series, `ALERTS`, `ALERTS_FOR_STATE`); it sends nothing. The caller advances it
+   * behind a backfill as the backfill's data becomes complete; null when no group is loaded.
    */
-  replay(appendable: Appendable, client: QueryClient, fromMs: UnixMs, toMs: UnixMs): Promise<number>;
+  replay(appendable: Appendable, client: QueryClient, fromMs: UnixMs): RulesReplay | null;
   /** What the rules API routes show. */
   source(): RulesSource;
   /** The notifier's counters, for `/metrics`. */
@@ -216,12 +217,9 @@ export async function wireRules(o: RulesWiringOptions): Promise<RulesWiring> {
       await manager.update(current.groups);
       manager.start();
     },
-    replay: async (appendable, client, fromMs, toMs) => {
-      if (current.groups.length === 0) return 0;
-      // No notifications for the past: only the live manager tells Alertmanager.
-      const r = await runRulesOver(current.groups, fromMs, toMs, { ...managerOptions(appendable, client), notify: undefined });
-      return r.evaluations;
-    },
+    // No notifications for the past: only the live manager tells Alertmanager.
+    replay: (appendable, client, fromMs) =>
+      current.groups.length === 0 ? null : new RulesReplay(current.groups, fromMs, { ...managerOptions(appendable, client), notify: undefined }),
     source: () => ({ snapshot, alertmanagers: () => notifier?.alertmanagers() ?? { activeAlertmanagers: [], droppedAlertmanagers: [] } }),
     notifierStats: () => notifier?.stats() ?? EMPTY_STATS,
     reload: async () => {

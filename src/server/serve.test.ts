@@ -1,21 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../model/testing/cleanups.js';
 import { MemoryLogger } from '../model/index.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { VirtualTimers } from '../model/index.js';
 import { Db, type DbOptions } from '../tsdb/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
 import { Labels } from '../model/index.js';
 import { startServer, type RunningServer, type ServerBackfill } from './serve.js';
 
 const cleanups = useCleanups();
+const NOW = 1_700_000_000_000;
 
-async function start(openStore?: (o: DbOptions) => Promise<Db>, backfill?: ServerBackfill): Promise<{ server: RunningServer; base: string }> {
+async function start(openStore?: (o: DbOptions) => Promise<Db>, backfill?: ServerBackfill, configFile?: string): Promise<{ server: RunningServer; base: string }> {
   const t = tempDir('serve');
   cleanups.push(t.remove);
   const server = await startServer({
+    ...(configFile === undefined ? {} : { scrape: { configFile }, rules: { timers: new VirtualTimers(NOW) } }),
     listen: '127.0.0.1:0',
     storage: { dir: t.dir, fsync: { mode: 'never' } },
     logger: new MemoryLogger(),
-    clock: () => 1_700_000_000_000,
+    clock: () => NOW,
     openStore,
     backfill,
   });
@@ -67,6 +72,41 @@ describe('serve', () => {
     await server.ready;
     expect((await fetch(`${base}/-/ready`)).status).toBe(200);
     expect(aborted?.aborted).toBe(false);
+  });
+
+  it('evaluates the rules behind a backfill longer than the head accepts behind its newest sample', async () => {
+    // Three hours of history, one sample per 15 s; the head refuses samples more than an hour
+    // (half its 2 h block range) behind its newest, so rules run only after the whole backfill
+    // would lose the first two hours of recorded samples.
+    const t = tempDir('serve-rules');
+    cleanups.push(t.remove);
+    fs.writeFileSync(path.join(t.dir, 'rules.yml'), 'groups:\n- name: g\n  interval: 15s\n  rules:\n  - record: probe:rate1m\n    expr: rate(probe_total[1m])\n');
+    fs.writeFileSync(path.join(t.dir, 'config.yml'), 'rule_files: [rules.yml]\nscrape_configs: []\n');
+    const fromMs = NOW - 3 * 3600_000;
+    const { server, base } = await start(
+      undefined,
+      {
+        description: 'writing three hours',
+        rulesFromMs: fromMs,
+        run: async (ingest, _query, _signal, follow) => {
+          const labels = Labels.from({ __name__: 'probe_total', job: 'x' });
+          for (let ts = fromMs; ts <= NOW; ts += 60_000) {
+            const app = ingest.appender();
+            for (let k = 0; k < 4 && ts + k * 15_000 <= NOW; k++) app.append(0, labels, ts + k * 15_000, (ts - fromMs) / 1000 + k * 15);
+            await app.commit();
+            await follow(ts + 45_000);
+          }
+        },
+      },
+      path.join(t.dir, 'config.yml'),
+    );
+    await server.ready;
+    const q = await fetch(`${base}/api/v1/query?query=${encodeURIComponent('count_over_time(probe:rate1m[3h])')}&time=${NOW / 1000}`);
+    const result = ((await q.json()) as { data: { result: { value: [number, string] }[] } }).data.result;
+    // One evaluation every 15 s from the first with two samples in its minute.
+    expect(Number(result[0]?.value[1])).toBeGreaterThanOrEqual(3 * 240 - 8);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('infersight_tsdb_rejected_samples_total{reason="out_of_bounds"} 0\n');
   });
 
   it('aborts a running backfill when it closes', async () => {

@@ -79,10 +79,14 @@ export interface ServeOptions {
 export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
   readonly description: string;
-  run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
   /**
-   * Where the backfill's span starts: once it is written, the rules are evaluated over
-   * `[rulesFromMs, now]` as if they had run live (Prometheus' rule backfill), before they start.
+   * Writes the backfill. It calls `follow(t)` whenever everything up to `t` is written (in
+   * increasing `t`, awaiting each), so the rules can be evaluated behind it.
+   */
+  run(ingest: Appendable, query: QueryClient, signal: AbortSignal, follow: (completeToMs: UnixMs) => Promise<void>): Promise<void>;
+  /**
+   * Where the backfill's span starts: the rules are evaluated over `[rulesFromMs, now]` as if
+   * they had run live (Prometheus' rule backfill), following the backfill, before they start.
    */
   readonly rulesFromMs?: UnixMs;
 }
@@ -247,20 +251,27 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const ready = opened.then(async () => {
     const b = o.backfill;
     const client = queryClient();
+    // Rules over the backfilled span, as if they had run live: they follow the backfill as its
+    // data becomes complete, so each evaluation writes close behind the newest sample (the head
+    // refuses samples more than half a block range behind it), then they go live.
+    const replay = b?.rulesFromMs !== undefined && db !== null && client !== null ? rules.replay(db, client, b.rulesFromMs) : null;
+    let replayFailed = false;
+    const follow = async (completeToMs: UnixMs): Promise<void> => {
+      if (replay === null || replayFailed) return;
+      await replay.advanceTo(completeToMs).catch((e: unknown) => {
+        replayFailed = true;
+        o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+      });
+    };
     if (b !== undefined && ingestTarget !== null && client !== null) {
-      await b.run(ingestTarget, client, aborting.signal).catch((e: unknown) => {
+      await b.run(ingestTarget, client, aborting.signal, follow).catch((e: unknown) => {
         if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
       });
     }
-    // Rules over the backfilled span, as if they had run live, then live from here on. They
-    // write their catalog-named series straight into the store.
     if (db !== null && client !== null && !aborting.signal.aborted) {
-      const from = b?.rulesFromMs;
-      if (from !== undefined) {
-        await rules.replay(db, client, from, o.clock()).then(
-          (n) => o.logger.info('rules replayed over the backfill', { evaluations: String(n) }),
-          (e: unknown) => o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) }),
-        );
+      if (replay !== null) {
+        await follow(o.clock());
+        if (!replayFailed) o.logger.info('rules replayed over the backfill', { evaluations: String(replay.result().evaluations) });
       }
       await rules.start(db, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
     }
