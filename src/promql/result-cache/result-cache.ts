@@ -118,7 +118,8 @@ export class ResultCache implements QueryEngine {
     }
     if (parts.length === 0) {
       this.counts.hits++;
-      return { value: { type: 'matrix', v: out.toSeries() }, warnings: entry.warnings, infos: entry.infos, stats: NO_WORK };
+      // Fresh arrays: the answer belongs to the caller, the entry stays as it is.
+      return { value: { type: 'matrix', v: out.toSeries() }, warnings: [...entry.warnings], infos: [...entry.infos], stats: NO_WORK };
     }
     this.counts.partialHits++;
     const result: QueryResult = { value: { type: 'matrix', v: out.toSeries() }, warnings: [...warnings], infos: [...infos], stats: sumStats(parts.map((p) => p.stats)) };
