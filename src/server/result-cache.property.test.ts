@@ -115,7 +115,8 @@ async function run(seed: number, ops: number): Promise<ReturnType<ResultCache['s
     } else {
       const query = pick(QUERIES);
       const stepMs = pick(STEPS_MS);
-      const key = `${query} ${stepMs}`;
+      const lookbackDeltaMs = rnd() < 0.2 ? 2 * MIN : undefined; // part of the key
+      const key = `${query} ${stepMs} ${lookbackDeltaMs}`;
       const prev = windows.get(key);
       let w: { startMs: number; endMs: number };
       if (prev !== undefined && rnd() < 0.7) {
@@ -127,8 +128,8 @@ async function run(seed: number, ops: number): Promise<ReturnType<ResultCache['s
         w = { startMs: endMs - pick(SPANS_MS) - Math.floor(rnd() * 3) * SEC, endMs };
       }
       windows.set(key, w);
-      const cached = await cache.rangeQuery(db, query, w.startMs, w.endMs, stepMs);
-      const direct = await engine.rangeQuery(db, query, w.startMs, w.endMs, stepMs);
+      const cached = await cache.rangeQuery(db, query, w.startMs, w.endMs, stepMs, { lookbackDeltaMs });
+      const direct = await engine.rangeQuery(db, query, w.startMs, w.endMs, stepMs, { lookbackDeltaMs });
       expect(norm(cached), `op ${op}: ${query} step ${stepMs} [${w.startMs - T0}, ${w.endMs - T0}]`).toEqual(norm(direct));
     }
   }

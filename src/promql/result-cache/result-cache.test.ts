@@ -11,11 +11,13 @@ const MIN = 60_000;
 /** A change feed the test drives: every `commit` is one event with its least sample time. */
 class ManualFeed implements ChangeFeed {
   private readonly events: number[] = [];
+  /** Set to report a head cut after every mark. */
+  cut = false;
   seq(): number {
     return this.events.length;
   }
   since(seq: number): ChangeFeedChanges {
-    return { minTMs: Math.min(Infinity, ...this.events.slice(seq)), deletedBeforeMs: -Infinity, headCut: false };
+    return { minTMs: Math.min(Infinity, ...this.events.slice(seq)), deletedBeforeMs: -Infinity, headCut: this.cut };
   }
   note(minTMs: number): void {
     this.events.push(minTMs);
@@ -45,7 +47,7 @@ async function setup(maxSamples?: number) {
     expect(norm(cached)).toEqual(norm(direct));
     return cached;
   };
-  return { storage, cache, engine, write, check };
+  return { storage, cache, engine, feed, write, check };
 }
 
 describe('ResultCache', () => {
@@ -74,6 +76,18 @@ describe('ResultCache', () => {
     await write('up_total', 61 * MIN + 15_000, 62 * MIN);
     expect((await check(q, 42 * MIN, 62 * MIN)).infos).toHaveLength(0);
     expect(cache.stats()).toMatchObject({ hits: 0 });
+  });
+
+  it('keeps no answer computed across a head cut (a read may have missed samples)', async () => {
+    const { cache, feed, write, check } = await setup();
+    await write('up_total', 0, 10 * MIN);
+    feed.cut = true;
+    await check('up_total', 0, 10 * MIN);
+    expect(cache.stats().entries).toBe(0);
+    feed.cut = false;
+    await check('up_total', 0, 10 * MIN);
+    await check('up_total', 0, 10 * MIN);
+    expect(cache.stats()).toMatchObject({ misses: 2, hits: 1, entries: 1 });
   });
 
   it('leaves the sample limit to the engine', async () => {
