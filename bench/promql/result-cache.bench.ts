@@ -7,7 +7,8 @@
  * BENCH_REFRESHES more scrapes, one before each refresh. For each query: one cached query fills
  * the cache (a miss), then at every refresh the uncached engine and the cache answer the moved
  * window; their answers are compared (`sameAnswers`) and their wall times (`measure.ts`) reported
- * as medians over the refreshes. `speedup` is uncached / cached.
+ * as medians over the refreshes. `speedup` is uncached / cached. `oneStepMs` is the engine alone on
+ * the newest step only: the floor of what a refresh that adds one step can cost.
  *
  * Env: BENCH_INSTANCES (default 100), BENCH_REFRESHES (default 8).
  */
@@ -58,6 +59,7 @@ try {
   for (const name of names) await cache.rangeQuery(db, QUERIES[name], firstEnd - WINDOW_MS, firstEnd, STEP_MS);
   const uncachedMs: Record<string, number[]> = {};
   const cachedMs: Record<string, number[]> = {};
+  const oneStepMs: Record<string, number[]> = {};
   const same: Record<string, boolean> = {};
   for (let k = loaded; k < scrapes; k++) {
     await loadDb(data, db, k, k + 1);
@@ -66,6 +68,8 @@ try {
       const q = QUERIES[name];
       const u = await measure(() => engine.rangeQuery(db, q, endMs - WINDOW_MS, endMs, STEP_MS));
       const c = await measure(() => cache.rangeQuery(db, q, endMs - WINDOW_MS, endMs, STEP_MS));
+      const one = await measure(() => engine.rangeQuery(db, q, endMs, endMs, STEP_MS));
+      (oneStepMs[name] ??= []).push(one.ms);
       (uncachedMs[name] ??= []).push(u.ms);
       (cachedMs[name] ??= []).push(c.ms);
       same[name] = (same[name] ?? true) && fingerprint(u.value) === fingerprint(c.value);
@@ -76,7 +80,7 @@ try {
     const u = median(uncachedMs[name]);
     const c = median(cachedMs[name]);
     speedups.push(u / c);
-    rows.push({ query: name, uncachedMedianMs: round(u), cachedMedianMs: round(c), speedup: round(u / c), sameAnswers: same[name] });
+    rows.push({ query: name, uncachedMedianMs: round(u), cachedMedianMs: round(c), oneStepMedianMs: round(median(oneStepMs[name])), speedup: round(u / c), sameAnswers: same[name] });
   }
   const s = cache.stats();
   console.log(
