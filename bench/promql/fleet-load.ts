@@ -68,14 +68,17 @@ export function generateFleet(instances: number, scrapes: number, seed = 1): Fle
   return { instances, scrapes, labels, instanceOf: Int32Array.from(instanceOf), values, ts, minTMs, maxTMs };
 }
 
-/** Appends the data to `db` scrape by scrape (one appender per instance and scrape, as a scraper would). */
-export async function loadDb(data: FleetData, db: Db): Promise<number> {
+/**
+ * Appends the data to `db` scrape by scrape (one appender per instance and scrape, as a scraper
+ * would); only scrapes `fromScrape` to `toScrape - 1` when given (a bench that writes the rest later).
+ */
+export async function loadDb(data: FleetData, db: Db, fromScrape = 0, toScrape = data.scrapes): Promise<number> {
   const t0 = performance.now();
   const { scrapes } = data;
   const byInstance = Array.from({ length: data.instances }, () => [] as number[]);
   data.instanceOf.forEach((i, s) => byInstance[i].push(s));
   const refs = new Float64Array(data.labels.length);
-  for (let k = 0; k < scrapes; k++) {
+  for (let k = fromScrape; k < toScrape; k++) {
     for (let i = 0; i < data.instances; i++) {
       const app = db.appender();
       const t = data.ts[i * scrapes + k];

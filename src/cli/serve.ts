@@ -40,6 +40,9 @@ Flags:
   --query.max-samples N     most samples one query may hold in memory (default 50000000)
   --query.max-concurrency N queries evaluated at once; more wait (default 20)
   --query.lookback-delta DUR how far back an instant selector looks (default 5m)
+  --query.cache-size SIZE   memory for the range-result cache, which answers a refreshed
+                            dashboard from what it computed before (default 128MiB; 0: off;
+                            a request skips it with nocache=1 or Cache-Control: no-cache)
   --query.max-response-bytes SIZE  most JSON one query answer may take (default 512MiB);
                             larger ones fail with 422, or are cut off mid-stream
   --normalize.keep-raw      also store engine-native series next to the unified ones
@@ -114,6 +117,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'query.max-concurrency': { type: 'string' },
       'query.lookback-delta': { type: 'string' },
       'query.max-response-bytes': { type: 'string' },
+      'query.cache-size': { type: 'string' },
       'enable-feature': { type: 'string', multiple: true },
       'otlp.listen': { type: 'string' },
       'normalize.keep-raw': { type: 'boolean' },
@@ -153,6 +157,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const ingestLimits = ingestLimitsFromFlags(values);
   const maxResponse = values['query.max-response-bytes'];
   const api = maxResponse === undefined ? undefined : { maxResponseBytes: parseBytes(maxResponse) };
+  const cacheSize = values['query.cache-size'];
+  const resultCacheBytes = cacheSize === undefined ? undefined : cacheSize === '0' ? 0 : parseBytes(cacheSize);
   try {
     parseListenAddress(values.listen);
   } catch (e) {
@@ -221,6 +227,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     listen: values.listen,
     storage: { dir: values.data, retentionMs: retention, retentionBytes, fsync, outOfOrderWindowMs: oooWindow, maxSeries },
     engine,
+    resultCacheBytes,
     api,
     ingest: { otlpListen, limits: ingestLimits },
     normalize: { enabled: values['normalize.off'] !== true, keepRaw: values['normalize.keep-raw'] === true },

@@ -73,16 +73,20 @@ describe('EngineQueryClient: results in API shapes', () => {
     expect(r).toEqual({ data: want, warnings: ['w'], infos: ['i'] });
   });
 
-  it('passes timeout, lookback delta and signal through, and reports stats when asked', async () => {
+  it('passes timeout, lookback delta, signal and noCache through, and reports stats when asked', async () => {
     const e = standIn({ type: 'matrix', v: [] });
     const signal = new AbortController().signal;
     const r = await client(e).range('q', 0, 60_000, 15_000, { timeoutMs: 5000, lookbackDeltaMs: 60_000, signal, stats: true });
-    expect(e.calls[0]).toEqual({ timeoutMs: 5000, lookbackDeltaMs: 60_000, signal });
+    // stats=all skips a result cache, so that the statistics count the whole query.
+    expect(e.calls[0]).toEqual({ timeoutMs: 5000, lookbackDeltaMs: 60_000, signal, noCache: true });
+    await client(e).range('q', 0, 60_000, 15_000, { noCache: true });
+    expect(e.calls[1]).toMatchObject({ noCache: true });
     expect(r.data.stats).toEqual({
       timings: { evalTotalTime: 0.25, resultSortTime: 0, queryPreparationTime: 0, innerEvalTime: 0.25, execQueueTime: 0, execTotalTime: 0.25 },
       samples: { totalQueryableSamples: 7, peakSamples: 3 },
     });
     expect((await client(e).range('q', 0, 60_000, 15_000)).data.stats).toBeUndefined();
+    expect(e.calls[2]).toMatchObject({ noCache: false });
   });
 });
 

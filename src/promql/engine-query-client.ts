@@ -20,7 +20,7 @@ import {
   type SeriesOptions,
 } from '../query/index.js';
 import { isStorageError, mergeSeriesSets, type Queryable, type Querier } from '../storage/index.js';
-import type { QueryEngine, QueryResult, QueryStats } from './engine/types.js';
+import type { QueryEngine, QueryOptions as EngineCallOptions, QueryResult, QueryStats } from './engine/types.js';
 import { QueryError } from './errors.js';
 import { ParseError, parseMetricSelector } from './parser/index.js';
 import type { Series, Value } from './value.js';
@@ -192,8 +192,12 @@ function checkSignal(opts: RequestOptions): void {
   if (opts.signal?.aborted === true) throw new QueryClientError('canceled', 'query was canceled');
 }
 
-function engineOptions(o: QueryOptions): { timeoutMs?: number; lookbackDeltaMs?: number; signal?: AbortSignal } {
-  return { timeoutMs: o.timeoutMs, lookbackDeltaMs: o.lookbackDeltaMs, signal: o.signal };
+/**
+ * The engine's options for a call. `stats=all` skips a result cache as `noCache` does, so that the
+ * statistics count the whole query's work, exactly as without a cache.
+ */
+function engineOptions(o: QueryOptions): EngineCallOptions {
+  return { timeoutMs: o.timeoutMs, lookbackDeltaMs: o.lookbackDeltaMs, signal: o.signal, noCache: o.noCache === true || o.stats === true };
 }
 
 function statsOf(s: QueryStats, o: QueryOptions): { stats?: QueryStatsWire } {

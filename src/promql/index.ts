@@ -21,3 +21,11 @@ export {
   type ParserOptions,
 } from './parser/index.js';
 export type { Matrix, Sample, Series, Value, Vector } from './value.js';
+export {
+  DEFAULT_RESULT_CACHE_BYTES,
+  ResultCache,
+  type ChangeFeed,
+  type ChangeFeedChanges,
+  type ResultCacheOptions,
+  type ResultCacheStats,
+} from './result-cache/index.js';

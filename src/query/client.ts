@@ -19,6 +19,11 @@ export interface QueryOptions extends RequestOptions {
   readonly lookbackDeltaMs?: DurationMs;
   /** Ask for the query's statistics (`stats=all`); they come back in `data.stats` where the backend has them. */
   readonly stats?: boolean;
+  /**
+   * Compute the answer in full instead of from a results cache (`nocache=1`, the parameter
+   * VictoriaMetrics and Infersight read). Backends without a cache ignore it.
+   */
+  readonly noCache?: boolean;
 }
 
 /** Options of `series`, `labelNames` and `labelValues`: which series to look at. */

@@ -82,6 +82,7 @@ function queryParams(o: QueryOptions): Params {
   if (o.timeoutMs !== undefined) p.push(['timeout', formatDurationParam(o.timeoutMs)]);
   if (o.lookbackDeltaMs !== undefined) p.push(['lookback_delta', formatDurationParam(o.lookbackDeltaMs)]);
   if (o.stats === true) p.push(['stats', 'all']);
+  if (o.noCache === true) p.push(['nocache', '1']);
   return p;
 }
 

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Labels } from '../model/index.js';
 import type { MetricFamily } from '../wire/index.js';
+import type { ResultCacheStats } from '../promql/index.js';
 import type { NotifierStats, RulesSnapshot } from '../rules/index.js';
 import type { DbStats } from '../tsdb/index.js';
 
@@ -66,6 +67,24 @@ export function tsdbMetricFamilies(s: DbStats): MetricFamily[] {
     },
     counter('infersight_tsdb_retention_blocks_deleted_total', 'Blocks deleted by time or size retention.', s.compaction.blocksDeleted),
     gauge('infersight_tsdb_wal_replay_duration_seconds', 'Time the last open spent replaying the WAL.', s.replaySeconds),
+  ];
+}
+
+/** Renders the range-result cache's sizes and counters (src/promql/result-cache). */
+export function resultCacheMetricFamilies(s: ResultCacheStats): MetricFamily[] {
+  const result = (r: string, value: number) => ({ labels: Labels.from({ result: r }), value });
+  return [
+    gauge('infersight_query_result_cache_bytes', 'Bytes (estimated) the range-result cache holds.', s.bytes),
+    gauge('infersight_query_result_cache_max_bytes', 'Byte budget of the range-result cache (--query.cache-size).', s.maxBytes),
+    gauge('infersight_query_result_cache_entries', 'Entries (one query, step and alignment each) in the range-result cache.', s.entries),
+    {
+      name: 'infersight_query_result_cache_requests_total',
+      help: 'Range queries by what the cache did: hit (all steps cached), partial (only new or changed steps computed), miss (all computed), bypass (nocache, stats=all, @ and other uncacheable queries).',
+      type: 'counter',
+      samples: [result('hit', s.hits), result('partial', s.partialHits), result('miss', s.misses), result('bypass', s.bypasses)],
+    },
+    counter('infersight_query_result_cache_invalidations_total', 'Cache lookups that found steps no longer valid after late samples, deletions or retention.', s.invalidations),
+    counter('infersight_query_result_cache_evictions_total', 'Entries dropped to stay within the byte budget.', s.evictions),
   ];
 }
 

@@ -2,7 +2,7 @@ import type { RunningGateway } from '../gateway/index.js';
 import { formatHostPort, type BodyReadSettings } from '../http/index.js';
 import { formatDuration, type Clock, type Logger, type UnixMs } from '../model/index.js';
 import { NormalizingAppendable } from '../normalize/index.js';
-import { Engine, EngineQueryClient, type EngineOptions } from '../promql/index.js';
+import { DEFAULT_RESULT_CACHE_BYTES, Engine, EngineQueryClient, ResultCache, type EngineOptions } from '../promql/index.js';
 import type { QueryClient } from '../query/index.js';
 import { catalogMetadata } from '../semconv/index.js';
 import type { SimApiHandlers } from '../sim/index.js';
@@ -17,7 +17,7 @@ import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
-import { EventLoopDelayMetrics, processMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
+import { EventLoopDelayMetrics, processMetricFamilies, resultCacheMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
 import { staticUiHandler, type StaticUiOptions } from './static-ui.js';
 import { buildInfo, runtimeInfo } from './status-info.js';
 import { wireWebSecurity, type WebOptions } from './web-security.js';
@@ -34,6 +34,11 @@ export interface ServeOptions {
   openStore?: (options: DbOptions) => Promise<Db>;
   /** PromQL engine settings (lookback, timeout, sample limit, concurrency, feature flags); Prometheus 3's defaults. */
   engine?: Omit<EngineOptions, 'now'>;
+  /**
+   * Byte budget of the range-result cache in front of the engine (`--query.cache-size`,
+   * src/promql/result-cache); 0 turns it off. Default `DEFAULT_RESULT_CACHE_BYTES` (128 MiB).
+   */
+  resultCacheBytes?: number;
   /** Limits of the query API (query length, form body size). */
   api?: Partial<ApiLimits>;
   /**
@@ -126,6 +131,7 @@ function derivedFlags(o: ServeOptions): Record<string, string> {
     'query.timeout': formatDuration(e.timeoutMs ?? 120_000),
     'query.max-samples': String(e.maxSamples ?? 50_000_000),
     'query.max-concurrency': String(e.maxConcurrent ?? 20),
+    'query.cache-size': String(o.resultCacheBytes ?? DEFAULT_RESULT_CACHE_BYTES),
   };
 }
 
@@ -142,6 +148,7 @@ export const DEFAULT_MAX_HEAD_SERIES = 2_000_000;
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let db: Db | null = null;
   let client: QueryClient | null = null;
+  let resultCache: ResultCache | null = null;
   const started = o.clock();
   const engine = new Engine({ ...o.engine, now: o.clock });
   const retention = { ms: o.storage.retentionMs ?? DEFAULT_RETENTION_MS, bytes: o.storage.retentionBytes ?? 0 };
@@ -160,11 +167,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   routes.set('GET /metrics', (_req, res) => {
     const families = [...processMetricFamilies(started), ...loopDelay.families()];
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
+    if (resultCache !== null) families.push(...resultCacheMetricFamilies(resultCache.stats()));
     if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
-  const queryClient = (): QueryClient | null =>
-    db === null ? null : (client ??= new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata }));
+  // Range queries go through the result cache, which the store's change feed keeps exact.
+  const queryClient = (): QueryClient | null => {
+    if (db === null) return null;
+    if (client !== null) return client;
+    const cacheBytes = o.resultCacheBytes ?? DEFAULT_RESULT_CACHE_BYTES;
+    resultCache = cacheBytes > 0 ? new ResultCache({ engine, queryable: db, changes: db.changes, maxBytes: cacheBytes }) : null;
+    return (client = new EngineQueryClient({ engine: resultCache ?? engine, queryable: db, metadata: catalogMetadata }));
+  };
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,

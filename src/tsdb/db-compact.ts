@@ -84,6 +84,7 @@ export async function compactHead(db: Db): Promise<void> {
   db.blocks.push({ block, pins: 0, doomed: false });
   db.blocks.sort((a, b) => a.block.meta.minTimeMs - b.block.meta.minTimeMs);
   head.truncateBefore(maxTMs);
+  db.changes.noteHeadCut(); // same turn: a reader straddling the cut is told
 
   // The head no longer needs what the block holds: drop it from the head-chunks log, and
   // checkpoint the WAL so that a restart does not replay it either.
@@ -116,6 +117,8 @@ export async function applyRetention(db: Db): Promise<void> {
   if (doomed.size === 0) return;
   const removed = db.blocks.filter((p) => doomed.has(p.block.meta.ulid));
   db.blocks = db.blocks.filter((p) => !doomed.has(p.block.meta.ulid));
+  // Same turn as the blocks leave new queriers: no reader may see them gone and the feed silent.
+  db.changes.noteDeletion(Math.max(...removed.map((p) => p.block.meta.maxTimeMs)));
   for (const p of removed) {
     // Unlinked files stay readable through open descriptors, so a pinned block's directory can
     // go now; its descriptors close when the last querier reading it closes.

@@ -11,6 +11,7 @@ import { DirLock } from './db-lock.js';
 import { Head } from './head/index.js';
 import { Wal } from './wal/index.js';
 import type { DbStats } from './db-stats.js';
+import { ChangeLog, FeedAppender } from './db-changes.js';
 
 /**
  * The least time between two attempts to recover the WAL after an I/O error: an attempt writes
@@ -46,6 +47,11 @@ export class Db implements Appendable, Queryable {
   private walBytesAtCheckpoint = 0;
   private lastCheckpointBytes = 0;
   private lastRecoveryAttemptMs = -Infinity;
+  /**
+   * The change feed (`db-changes.ts`): every commit, retention deletion and head cut, with the
+   * least sample time each touches, for result caches that must know which answers still hold.
+   */
+  readonly changes: ChangeLog;
 
   private constructor(
     readonly options: ResolvedDbOptions,
@@ -58,6 +64,7 @@ export class Db implements Appendable, Queryable {
     readonly replay: HeadReplayReport & { durationSeconds: number },
   ) {
     this.blocks = blocks.map((block) => ({ block, pins: 0, doomed: false }));
+    this.changes = new ChangeLog({ clock: options.clock });
     // Look at the head after each commit; compaction and checkpoints themselves run later, async.
     head.options.afterCommit = () => {
       if (this.isCompactable() || this.needsCheckpoint()) this.maybeCompact();
@@ -131,12 +138,12 @@ export class Db implements Appendable, Queryable {
   /**
    * A new appender. While the WAL refuses writes after an I/O error, it first tries the recovery
    * (at most once a second): before anything is staged, so that a recovery checkpoint never
-   * holds a series of a commit that then fails.
+   * holds a series of a commit that then fails. Its commit notes the batch in `changes`.
    */
   appender(): Appender {
     this.checkOpen();
     if (this.wal.needsRecovery) this.recoverWal();
-    return this.head.appender();
+    return new FeedAppender(this.head.appender(), this.changes);
   }
 
   querier(minTMs: UnixMs, maxTMs: UnixMs): Querier {

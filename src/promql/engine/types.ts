@@ -10,6 +10,11 @@ export interface QueryOptions {
   readonly timeoutMs?: number;
   /** Aborts the query with `canceled` (the HTTP client went away). */
   readonly signal?: AbortSignal;
+  /**
+   * Skip any result cache in front of the engine (`nocache=1`, `Cache-Control: no-cache`): the
+   * answer is computed in full; a cache may still keep it. The engine itself ignores it.
+   */
+  readonly noCache?: boolean;
 }
 
 /** Counters a query reports with `stats=all`. */

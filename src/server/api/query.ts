@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import { MAX_TIME_MS, MIN_TIME_MS } from '../../model/index.js';
 import { MAX_POINTS_PER_SERIES, NESTED_TOO_DEEPLY, ParseError, isStackOverflow, parseExpr, prettify, walkExpr, type Expr } from '../../promql/index.js';
 import { astToJson } from './ast-json.js';
@@ -9,19 +10,19 @@ import type { Handler } from '../http.js';
 
 /** `GET|POST /api/v1/query`: an instant query (Prometheus' `api.query`). */
 export function queryHandler(deps: ApiDeps): Handler {
-  return apiHandler(deps, async ({ form, signal }) => {
+  return apiHandler(deps, async ({ req, form, signal }) => {
     const client = readyClient(deps);
     const t = timeParam(form, 'time', deps.clock())!;
     const opts = evalOptions(deps, form);
     const query = checkQuerySize(deps, 'query', form.get('query'));
-    const r = await client.instant(query, t, { ...opts, signal, stats: form.get('stats') !== '' });
+    const r = await client.instant(query, t, { ...opts, signal, stats: form.get('stats') !== '', noCache: noCacheAsked(req, form) });
     return { data: queryDataJson(r.data), warnings: r.warnings, infos: r.infos };
   });
 }
 
 /** `GET|POST /api/v1/query_range`: a range query, parameters checked in Prometheus' order (`api.queryRange`). */
 export function queryRangeHandler(deps: ApiDeps): Handler {
-  return apiHandler(deps, async ({ form, signal }) => {
+  return apiHandler(deps, async ({ req, form, signal }) => {
     const client = readyClient(deps);
     const startMs = requiredTimeParam(form, 'start');
     const endMs = requiredTimeParam(form, 'end');
@@ -34,9 +35,29 @@ export function queryRangeHandler(deps: ApiDeps): Handler {
     const opts = evalOptions(deps, form);
     const query = checkQuerySize(deps, 'query', form.get('query'));
     // Steps are whole milliseconds, as everywhere in PromQL; a finer step becomes 1 ms.
-    const r = await client.range(query, startMs, endMs, Math.max(1, nsToMs(stepNs)), { ...opts, signal, stats: form.get('stats') !== '' });
+    const r = await client.range(query, startMs, endMs, Math.max(1, nsToMs(stepNs)), {
+      ...opts,
+      signal,
+      stats: form.get('stats') !== '',
+      noCache: noCacheAsked(req, form),
+    });
     return { data: queryDataJson(r.data), warnings: r.warnings, infos: r.infos };
   });
+}
+
+/**
+ * Whether the request asks to skip the result cache: `nocache=1` (VictoriaMetrics' parameter) or
+ * `Cache-Control: no-cache` / `no-store` (the header Grafana and Thanos' query-frontend send).
+ */
+export function noCacheAsked(req: http.IncomingMessage, form: Form): boolean {
+  const p = form.get('nocache');
+  if (p === '1' || p === 'true') return true;
+  const header = req.headers['cache-control'];
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .some((d) => d === 'no-cache' || d === 'no-store');
 }
 
 function stepParam(form: Form): number {
