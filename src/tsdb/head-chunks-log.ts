@@ -159,14 +159,19 @@ export class HeadChunksLog {
     const refs = both ? this.writtenRefs.concat(this.pendingRefs) : this.pendingRefs;
     const ids = both ? this.writtenIds.concat(this.pendingIds) : this.pendingIds;
     const gens = both ? this.writtenGens.concat(this.pendingGens) : this.pendingGens;
-    const again = refs.length - this.pendingRefs.length;
+    const fromBad = refs.length - this.pendingRefs.length;
+    let again = 0;
     this.buf.reset();
     this.pendingRefs = [];
     this.pendingIds = [];
     this.pendingGens = [];
     this.pendingMaxTimeMs = -Infinity;
     // A chunk freed since (its id's generation moved on) is in a block: it needs no rewrite.
-    for (let i = 0; i < refs.length; i++) if (this.store.gen[ids[i]] === gens[i]) this.queue(refs[i], ids[i], gens[i]);
+    for (let i = 0; i < refs.length; i++) {
+      if (this.store.gen[ids[i]] !== gens[i]) continue;
+      this.queue(refs[i], ids[i], gens[i]);
+      if (i < fromBad) again++;
+    }
     this.writtenRefs = [];
     this.writtenIds = [];
     this.writtenGens = [];
