@@ -13,19 +13,31 @@ export interface FleetWrite {
   seed?: number;
   /** Called after every scrape round (e.g. to run compaction). */
   afterScrape?: (k: number) => Promise<void>;
+  /** Called after each round's timed loop with its `performance.now()` bounds (to attribute GC pauses). */
+  timed?: (startMs: number, endMs: number) => void;
 }
 
 /** The start of every benchmark data set: 2025-12-01T00:00:00Z. */
 export const BENCH_START_MS = 1_764_547_200_000;
 
-/** Appends the data set; returns samples written and seconds spent inside append/commit. */
-export async function writeFleet(db: Db, w: FleetWrite): Promise<{ samples: number; series: number; appendSeconds: number }> {
+/** What a fleet write did: samples and series written, and the wall and CPU seconds spent inside append/commit. */
+export interface FleetWritten {
+  samples: number;
+  series: number;
+  appendSeconds: number;
+  /** Process CPU (user + system, every thread) during the timed loops. */
+  appendCpuSeconds: number;
+}
+
+/** Appends the data set; returns what it wrote and the time spent inside append/commit. */
+export async function writeFleet(db: Db, w: FleetWrite): Promise<FleetWritten> {
   const r = rng(w.seed ?? 1);
   const fleet: DatasetInstance[] = Array.from({ length: w.instances }, (_, i) => instance(i, r));
   const refs = fleet.map((f) => new Array<number>(f.series.length).fill(0));
   const startMs = w.startMs ?? BENCH_START_MS;
   let samples = 0;
   let appendSeconds = 0;
+  let appendCpuMicros = 0;
   const vals = fleet.map((f) => new Float64Array(f.series.length));
   const ts = new Float64Array(w.instances);
   for (let k = 0; k < w.scrapes; k++) {
@@ -38,6 +50,7 @@ export async function writeFleet(db: Db, w: FleetWrite): Promise<{ samples: numb
       ts[i] = scrapeTimeMs(startMs, i, k, r);
     }
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < w.instances; i++) {
       const series = fleet[i].series;
       const ref = refs[i];
@@ -47,8 +60,12 @@ export async function writeFleet(db: Db, w: FleetWrite): Promise<{ samples: numb
       await app.commit();
       samples += series.length;
     }
-    appendSeconds += (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const t1 = performance.now();
+    appendCpuMicros += cpu.user + cpu.system;
+    appendSeconds += (t1 - t0) / 1000;
+    w.timed?.(t0, t1);
     if (w.afterScrape) await w.afterScrape(k);
   }
-  return { samples, series: fleet.reduce((n, f) => n + f.series.length, 0), appendSeconds };
+  return { samples, series: fleet.reduce((n, f) => n + f.series.length, 0), appendSeconds, appendCpuSeconds: appendCpuMicros / 1e6 };
 }

@@ -6,7 +6,7 @@ import { MergedSeriesIterator } from '../storage/index.js';
 import { ChunkListIterator } from './chunk-list-iterator.js';
 import { CHUNK_ENCODING_XOR, XorChunk } from './chunkenc/index.js';
 import type { Db } from './db.js';
-import { SAMPLES_PER_CHUNK, type MemSeries } from './head/index.js';
+import { NO_CHUNK, SAMPLES_PER_CHUNK, type MemSeries } from './head/index.js';
 
 /** Counters of compaction and retention. */
 export interface CompactionStats {
@@ -23,8 +23,11 @@ export interface CompactionStats {
  */
 function chunksInRange(s: MemSeries, minTMs: number, maxTMs: number): BlockChunk[] {
   const out: BlockChunk[] = [];
-  for (const c of s.sealed) {
-    if (c.minTimeMs >= minTMs && c.maxTimeMs < maxTMs) out.push({ ...c, encoding: CHUNK_ENCODING_XOR });
+  const store = s.store;
+  for (let id = s.firstSealed; id !== NO_CHUNK; id = store.next[id]) {
+    const minT = store.minT[id];
+    const maxT = store.maxT[id];
+    if (minT >= minTMs && maxT < maxTMs) out.push({ minTimeMs: minT, maxTimeMs: maxT, bytes: store.bytes(id), encoding: CHUNK_ENCODING_XOR });
   }
   const open = s.open;
   if (open !== null && open.numSamples() > 0 && open.minTimeMs() >= minTMs && open.maxTimeMs() < maxTMs) {

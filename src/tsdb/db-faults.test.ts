@@ -5,6 +5,7 @@ import { useCleanups } from '../model/testing/cleanups.js';
 import { Labels, MemoryLogger, matcher } from '../model/index.js';
 import { StorageError, StorageErrorCode, collectSeries } from '../storage/index.js';
 import { Db } from './db.js';
+import type { DbOptions } from './db-options.js';
 import { tempDir } from './testing/temp-dir.js';
 import { FaultyFs } from './wal/testing/faulty-fs.js';
 import type { FsyncPolicy, IntervalScheduler } from './wal/index.js';
@@ -15,7 +16,7 @@ const SERIES = 3;
 const LABELS = Array.from({ length: SERIES }, (_, i) => Labels.from({ __name__: 'fault_metric', series: String(i) }));
 
 /** A Db over a fault-injecting port, with a hand-driven clock and fsync timer. */
-async function openFaulty(policy: FsyncPolicy) {
+async function openFaulty(policy: FsyncPolicy, extra: Partial<DbOptions> = {}) {
   const t = tempDir('db-faults');
   cleanups.push(t.remove);
   const faults = new FaultyFs();
@@ -28,7 +29,7 @@ async function openFaulty(policy: FsyncPolicy) {
       return { cancel: () => timers.splice(timers.indexOf(fn), 1) };
     },
   };
-  const db = await Db.open({ dir: t.dir, fsync: policy, retentionMs: 0, logger, fs: faults, fsyncScheduler, clock: () => nowMs });
+  const db = await Db.open({ dir: t.dir, fsync: policy, retentionMs: 0, logger, fs: faults, fsyncScheduler, clock: () => nowMs, ...extra });
   cleanups.push(() => db.close());
   return {
     dir: t.dir,
@@ -179,6 +180,24 @@ describe('Db under a failing file system', () => {
     expect(await scrapesAfterCrash(dir)).toEqual(range(0, 319));
     // A crash between the rewrite's sync and the deletion: both copies of each chunk are there.
     expect(await scrapesAfterCrash(dir, (copy) => fs.writeFileSync(path.join(copy, 'chunks_head', failedSegment), failedBytes))).toEqual(range(0, 319));
+  });
+
+  it('a head-chunks log recovering after a block cut rewrites only the chunks still in the head', async () => {
+    const { dir, db, faults, logger } = await openFaulty({ mode: 'interval', intervalMs: 1000 }, { blockRangeMs: 60_000 });
+    for (const k of range(0, 99)) await commit(db, k);
+    faults.inject({ op: 'fsync', path: '/chunks_head/', code: 'EIO', times: 1 });
+    expect(() => db.checkpoint()).toThrow(/EIO/);
+    for (const k of range(100, 199)) await commit(db, k);
+    // The cut frees the chunks of its range from the head, then the log's flush recovers: the
+    // freed chunks are in the block, so the rewrite skips them.
+    await db.compact();
+    expect(db.blocks.length).toBeGreaterThan(0);
+    // The failed segment held the first range's chunks only (sealed at 60 s): none is rewritten.
+    expect(logger.lines.filter((l) => l.msg.startsWith('head chunks log: rewriting')).map((l) => l.fields.chunks)).toEqual([0]);
+    for (const k of range(200, 209)) await commit(db, k);
+    db.checkpoint();
+    expect(scrapes(db)).toEqual(range(0, 209));
+    expect(await scrapesAfterCrash(dir)).toEqual(range(0, 209));
   });
 
   it('close on a full disk still closes every file and releases the lock; a reopen finds everything acknowledged', async () => {

@@ -1,7 +1,7 @@
 import type { Logger } from '../model/index.js';
 import { newXorEncoderState } from './chunkenc/index.js';
 import { HeadChunksLog } from './head-chunks-log.js';
-import type { CommitLog, Head, MemSeries, SealedChunk } from './head/index.js';
+import type { ChunkStore, CommitLog, Head, MemSeries } from './head/index.js';
 import {
   ByteBuffer,
   HEAD_CHUNK_ENCODER,
@@ -103,8 +103,8 @@ export interface HeadReplayReport {
 
 /** The sealed chunks of the head-chunks log, by series ref, waiting for their series. */
 export interface LoadedHeadChunks {
-  /** Indexed by series ref (refs are dense small integers). */
-  sealedByRef: (SealedChunk[] | undefined)[];
+  /** Chunk ids in the head's `ChunkStore`, indexed by series ref (refs are dense small integers). */
+  sealedByRef: (number[] | undefined)[];
   report: ReplayReport;
   /** The newest chunk end per head-chunks segment, for `HeadChunksLog.open`. */
   segmentMaxTimeMs: Map<number, number>;
@@ -116,9 +116,12 @@ export interface LoadedHeadChunks {
   maxRef: number;
 }
 
-/** Reads the head-chunks log, keeping chunks not yet in a block. Yields after each segment. */
-export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logger: Logger): Generator<number, LoadedHeadChunks> {
-  const sealedByRef: (SealedChunk[] | undefined)[] = [];
+/**
+ * Reads the head-chunks log into `store`, keeping chunks not yet in a block. Yields after each
+ * segment. `replayWalIntoHead` hands the chunks to their series and frees the orphans.
+ */
+export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logger: Logger, store: ChunkStore): Generator<number, LoadedHeadChunks> {
+  const sealedByRef: (number[] | undefined)[] = [];
   let maxRef = 0;
   const { report, segmentMaxTimeMs } = yield* HeadChunksLog.replay(chunksDir, logger, (ref, c) => {
     if (ref > maxRef) maxRef = ref;
@@ -127,10 +130,10 @@ export function* loadHeadChunks(chunksDir: string, minValidTimeMs: number, logge
     if (list === undefined) sealedByRef[ref] = list = [];
     // A chunk rewritten after a failed fsync can also be in the failed segment's valid prefix.
     // Chunks of one series never share a start, so a repeated start is the same chunk.
-    for (let i = list.length - 1; i >= 0; i--) if (list[i].minTimeMs === c.minTimeMs) return;
-    // A view, not a copy: the chunks of one head-chunks segment share the file's buffer (about a
+    for (let i = list.length - 1; i >= 0; i--) if (store.minT[list[i]] === c.minTimeMs) return;
+    // Adopted, not copied: the chunks of one head-chunks segment share the file's buffer (about a
     // third of the memory of separate buffers), and they leave the head together at a block cut.
-    list.push({ minTimeMs: c.minTimeMs, maxTimeMs: c.maxTimeMs, bytes: c.bytes.subarray() });
+    list.push(store.adopt(c.bytes, c.minTimeMs, c.maxTimeMs));
   });
   return { sealedByRef, report, segmentMaxTimeMs, maxRef };
 }
@@ -215,6 +218,8 @@ export function* replayWalIntoHead(walDir: string, head: Head, loaded: LoadedHea
       }
     },
   });
+  // Chunks of series the WAL never declared (a repair lost their SERIES record) stay unused.
+  for (const ids of sealedByRef) if (ids !== undefined) for (const id of ids) head.chunks.free(id);
   head.stats.samplesAppended += samples;
   return { wal, headChunks: loaded.report, series, chunksLoaded, samples, samplesSkipped, samplesUnknownSeries };
 }

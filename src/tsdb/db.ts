@@ -97,10 +97,10 @@ export class Db implements Appendable, Queryable {
     let replay: HeadReplayReport;
     let chunksLog: HeadChunksLog | null = null;
     try {
-      const loaded = await drainYielding(loadHeadChunks(chunksDir, head.minValidTimeMs, o.logger));
+      const loaded = await drainYielding(loadHeadChunks(chunksDir, head.minValidTimeMs, o.logger, head.chunks));
       head.reserveRef(loaded.maxRef);
       // Open the head-chunks log before the WAL replay: chunks the replay seals go there too.
-      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs, { fs: o.fs, scheduler: o.fsyncScheduler });
+      chunksLog = HeadChunksLog.open(chunksDir, o.fsync, o.logger, loaded.segmentMaxTimeMs, head.chunks, { fs: o.fs, scheduler: o.fsyncScheduler });
       const log = chunksLog;
       head.options.onChunkSealed = (series, chunk) => log.add(series.ref, chunk);
       replay = await drainYielding(replayWalIntoHead(walDir, head, loaded, o.logger));

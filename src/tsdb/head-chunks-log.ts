@@ -1,9 +1,10 @@
 import type { Logger } from '../model/index.js';
-import type { SealedChunk } from './head/index.js';
+import type { ChunkStore } from './head/index.js';
 import { ByteBuffer, RecordType, Wal, decodeHeadChunks, encodeHeadChunk, replayWalSteps, type FsyncPolicy, type HeadChunkEntry, type IntervalScheduler, type ReplayReport, type WalFs } from './wal/index.js';
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
-const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: new Uint8Array(0) };
+const EMPTY_BYTES = new Uint8Array(0);
+const ENTRY: HeadChunkEntry = { minTimeMs: 0, maxTimeMs: 0, flags: 0, bytes: EMPTY_BYTES };
 
 /**
  * The head-chunks log (`<data>/chunks_head/`): every chunk the head seals is appended here once,
@@ -27,12 +28,15 @@ export class HeadChunksLog {
   /** The newest chunk end written to each segment, so old segments can be dropped by time. */
   private readonly segmentMaxTimeMs = new Map<number, number>();
   // The chunks queued in `buf`, in order, and those written to segment `writtenSegment` (what a
-  // recovery rewrites when its fsync fails): parallel arrays of series refs and the head's own
-  // chunk objects, about 16 bytes per chunk, no copies.
+  // recovery rewrites when its fsync fails): parallel arrays of series refs, chunk ids in the
+  // head's store and the ids' generations (a freed id is in a block: nothing to rewrite), about
+  // 12 bytes per chunk, no copies.
   private pendingRefs: number[] = [];
-  private pendingChunks: SealedChunk[] = [];
+  private pendingIds: number[] = [];
+  private pendingGens: number[] = [];
   private writtenRefs: number[] = [];
-  private writtenChunks: SealedChunk[] = [];
+  private writtenIds: number[] = [];
+  private writtenGens: number[] = [];
   private writtenSegment = -1;
   /** Abandoned segments whose chunks are queued again; deleted after the next successful sync. */
   private abandoned: number[] = [];
@@ -41,17 +45,19 @@ export class HeadChunksLog {
   private constructor(
     private readonly wal: Wal,
     private readonly logger: Logger,
+    private readonly store: ChunkStore,
   ) {}
 
-  /** Opens the log for appending (after `replay`), starting a new segment. */
+  /** Opens the log for appending (after `replay`), starting a new segment; chunk ids given to `add` are in `store`. */
   static open(
     dir: string,
     fsync: FsyncPolicy,
     logger: Logger,
     segmentMaxTimeMs: ReadonlyMap<number, number>,
+    store: ChunkStore,
     io?: { fs?: WalFs; scheduler?: IntervalScheduler },
   ): HeadChunksLog {
-    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs: io?.fs, scheduler: io?.scheduler }), logger);
+    const log = new HeadChunksLog(Wal.open({ dir, fsync, logger, segmentSizeBytes: 64 * 1024 * 1024, fs: io?.fs, scheduler: io?.scheduler }), logger, store);
     for (const [seg, t] of segmentMaxTimeMs) log.segmentMaxTimeMs.set(seg, t);
     return log;
   }
@@ -86,11 +92,11 @@ export class HeadChunksLog {
   }
 
   /**
-   * Queues a sealed chunk of series `ref`. Never throws: it runs inside a head commit that the
-   * WAL already made durable. A failed flush keeps the chunks queued for the next one.
+   * Queues sealed chunk `id` (in the store) of series `ref`. Never throws: it runs inside a head
+   * commit that the WAL already made durable. A failed flush keeps the chunks queued for the next one.
    */
-  add(ref: number, chunk: SealedChunk): void {
-    this.queue(ref, chunk);
+  add(ref: number, id: number): void {
+    this.queue(ref, id, this.store.gen[id]);
     if (this.buf.length < FLUSH_BYTES) return;
     try {
       this.flush();
@@ -115,15 +121,18 @@ export class HeadChunksLog {
     this.segmentMaxTimeMs.set(seg, Math.max(this.segmentMaxTimeMs.get(seg) ?? -Infinity, this.pendingMaxTimeMs));
     if (seg !== this.writtenSegment) {
       this.writtenRefs = [];
-      this.writtenChunks = [];
+      this.writtenIds = [];
+      this.writtenGens = [];
       this.writtenSegment = seg;
     }
     for (let i = 0; i < this.pendingRefs.length; i++) {
       this.writtenRefs.push(this.pendingRefs[i]);
-      this.writtenChunks.push(this.pendingChunks[i]);
+      this.writtenIds.push(this.pendingIds[i]);
+      this.writtenGens.push(this.pendingGens[i]);
     }
     this.pendingRefs = [];
-    this.pendingChunks = [];
+    this.pendingIds = [];
+    this.pendingGens = [];
     this.buf.reset();
     this.pendingMaxTimeMs = -Infinity;
   }
@@ -146,30 +155,44 @@ export class HeadChunksLog {
   private recover(): void {
     const bad = this.wal.abandonSegment();
     this.wal.recovered();
-    const refs = bad === this.writtenSegment ? this.writtenRefs.concat(this.pendingRefs) : this.pendingRefs;
-    const chunks = bad === this.writtenSegment ? this.writtenChunks.concat(this.pendingChunks) : this.pendingChunks;
-    const again = refs.length - this.pendingRefs.length;
+    const both = bad === this.writtenSegment;
+    const refs = both ? this.writtenRefs.concat(this.pendingRefs) : this.pendingRefs;
+    const ids = both ? this.writtenIds.concat(this.pendingIds) : this.pendingIds;
+    const gens = both ? this.writtenGens.concat(this.pendingGens) : this.pendingGens;
+    const fromBad = refs.length - this.pendingRefs.length;
+    let again = 0;
     this.buf.reset();
     this.pendingRefs = [];
-    this.pendingChunks = [];
+    this.pendingIds = [];
+    this.pendingGens = [];
     this.pendingMaxTimeMs = -Infinity;
-    for (let i = 0; i < refs.length; i++) this.queue(refs[i], chunks[i]);
+    // A chunk freed since (its id's generation moved on) is in a block: it needs no rewrite.
+    for (let i = 0; i < refs.length; i++) {
+      if (this.store.gen[ids[i]] !== gens[i]) continue;
+      this.queue(refs[i], ids[i], gens[i]);
+      if (i < fromBad) again++;
+    }
     this.writtenRefs = [];
-    this.writtenChunks = [];
+    this.writtenIds = [];
+    this.writtenGens = [];
     this.writtenSegment = -1;
     this.segmentMaxTimeMs.delete(bad);
     this.abandoned.push(bad);
     this.logger.warn('head chunks log: rewriting the chunks of a segment whose fsync failed', { segment: bad, chunks: again });
   }
 
-  private queue(ref: number, chunk: SealedChunk): void {
-    ENTRY.minTimeMs = chunk.minTimeMs;
-    ENTRY.maxTimeMs = chunk.maxTimeMs;
-    ENTRY.bytes = chunk.bytes;
+  private queue(ref: number, id: number, gen: number): void {
+    const store = this.store;
+    const maxT = store.maxT[id];
+    ENTRY.minTimeMs = store.minT[id];
+    ENTRY.maxTimeMs = maxT;
+    ENTRY.bytes = store.bytes(id);
     encodeHeadChunk(this.buf, ref, ENTRY);
+    ENTRY.bytes = EMPTY_BYTES; // do not pin the slab
     this.pendingRefs.push(ref);
-    this.pendingChunks.push(chunk);
-    if (chunk.maxTimeMs > this.pendingMaxTimeMs) this.pendingMaxTimeMs = chunk.maxTimeMs;
+    this.pendingIds.push(id);
+    this.pendingGens.push(gen);
+    if (maxT > this.pendingMaxTimeMs) this.pendingMaxTimeMs = maxT;
   }
 
   /** Deletes the oldest segments whose chunks all end before `minTMs` (now in blocks). */
@@ -183,10 +206,12 @@ export class HeadChunksLog {
         break;
       }
     }
-    // Chunks now in blocks need no rewrite after a failed fsync.
-    const keep = this.writtenChunks.map((c) => c.maxTimeMs >= minTMs);
+    // Chunks now in blocks (freed, or ending before the bound) need no rewrite after a failed fsync.
+    const store = this.store;
+    const keep = this.writtenIds.map((id, i) => store.gen[id] === this.writtenGens[i] && store.maxT[id] >= minTMs);
     this.writtenRefs = this.writtenRefs.filter((_, i) => keep[i]);
-    this.writtenChunks = this.writtenChunks.filter((_, i) => keep[i]);
+    this.writtenIds = this.writtenIds.filter((_, i) => keep[i]);
+    this.writtenGens = this.writtenGens.filter((_, i) => keep[i]);
     // An abandoned segment may hold the only synced copy of chunks that a checkpoint dropped
     // from the WAL: it goes only once their rewrite is synced (`sync`).
     for (const seg of this.abandoned) keepFrom = Math.min(keepFrom, seg);

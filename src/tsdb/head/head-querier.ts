@@ -1,6 +1,7 @@
 import { ArraySeriesIterator, type Labels, type Matcher, type SeriesIterator, type UnixMs } from '../../model/index.js';
 import { ArraySeriesSet, MergedSeriesIterator, StorageError, StorageErrorCode, type Querier, type SelectHints, type Series, type SeriesSet } from '../../storage/index.js';
 import { ChunkListIterator } from '../chunk-list-iterator.js';
+import { NO_CHUNK } from './chunk-store.js';
 import type { Head } from './head.js';
 import type { MemSeries } from './mem-series.js';
 
@@ -30,9 +31,10 @@ class HeadSeries implements Series {
  * sample count so later appends stay invisible to this reader.
  */
 function snapshotChunks(s: MemSeries, minTMs: UnixMs, maxTMs: UnixMs, chunks: Uint8Array[], counts: (number | undefined)[]): void {
-  for (const c of s.sealed) {
-    if (c.maxTimeMs < minTMs || c.minTimeMs > maxTMs) continue;
-    chunks.push(c.bytes);
+  const store = s.store;
+  for (let id = s.firstSealed; id !== NO_CHUNK; id = store.next[id]) {
+    if (store.maxT[id] < minTMs || store.minT[id] > maxTMs) continue;
+    chunks.push(store.bytes(id));
     counts.push(undefined);
   }
   const open = s.open;

@@ -1,10 +1,11 @@
 import { Labels, METRIC_NAME_LABEL, type UnixMs } from '../../model/index.js';
 import { StorageError, StorageErrorCode, type Appender, type Querier } from '../../storage/index.js';
 import { HeadAppender, type CommitLog } from './head-appender.js';
+import { ChunkStore, NO_CHUNK } from './chunk-store.js';
 import { HeadQuerier } from './head-querier.js';
 import { MemPostings } from './postings.js';
 import { SeriesColumns } from './series-columns.js';
-import { MemSeries, type SealedChunk } from './mem-series.js';
+import { MemSeries } from './mem-series.js';
 
 /**
  * Where the temporary refs of pending series start: far above any real ref (refs count up from 1),
@@ -28,8 +29,8 @@ export interface HeadOptions {
   maxSeries?: number;
   /** Called after every successful commit (the DB checks whether to compact or checkpoint). */
   afterCommit?: () => void;
-  /** Called with every chunk the head seals, so it can be persisted (head chunks file). */
-  onChunkSealed?: (series: MemSeries, chunk: SealedChunk) => void;
+  /** Called with every chunk the head seals (its id in `Head.chunks`), so it can be persisted (head chunks file). */
+  onChunkSealed?: (series: MemSeries, chunkId: number) => void;
 }
 
 /** Counters the head keeps for self-monitoring. Plain numbers, read by the metrics exporter. */
@@ -61,6 +62,8 @@ export class Head {
   private readonly byHash = new Map<number, MemSeries>();
   private readonly symbols = new Map<string, string>();
   private readonly columns = new SeriesColumns();
+  /** The sealed chunks of every series. */
+  readonly chunks = new ChunkStore();
   /** Pending series: by temporary ref, and their numbers in slots that are reused. */
   private readonly pendingByRef = new Map<number, MemSeries>();
   private readonly pendingColumns = new SeriesColumns();
@@ -159,7 +162,7 @@ export class Head {
       );
     }
     const slot = this.freeSlots.pop() ?? this.nextSlot++;
-    const series = new MemSeries(this.nextTempRef++, labels, this.pendingColumns, slot);
+    const series = new MemSeries(this.nextTempRef++, labels, this.pendingColumns, this.chunks, slot);
     this.link(series);
     this.pendingByRef.set(series.ref, series);
     this.numPending++;
@@ -207,7 +210,7 @@ export class Head {
     validateLabels(labels);
     if (ref === 0 || this.byRef[ref] !== undefined) ref = ++this.lastRef;
     else if (ref > this.lastRef) this.lastRef = ref;
-    const series = new MemSeries(ref, labels, this.columns);
+    const series = new MemSeries(ref, labels, this.columns, this.chunks);
     this.link(series);
     this.byRef[ref] = series;
     this.numPending++;
@@ -256,8 +259,8 @@ export class Head {
   appendCommitted(s: MemSeries, tMs: UnixMs, value: number): void {
     const hadOpen = s.open !== null;
     const sealed = s.appendCommitted(tMs, value, this.options.blockRangeMs);
-    if (sealed !== null) this.options.onChunkSealed?.(s, sealed);
-    if (!hadOpen || sealed !== null) this.stats.chunksCreated++;
+    if (sealed !== NO_CHUNK) this.options.onChunkSealed?.(s, sealed);
+    if (!hadOpen || sealed !== NO_CHUNK) this.stats.chunksCreated++;
     this.noteTime(tMs);
   }
 

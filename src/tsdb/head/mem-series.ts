@@ -1,20 +1,13 @@
 import type { Labels, UnixMs } from '../../model/index.js';
 import { XorChunk, XorIterator, type XorEncoderState } from '../chunkenc/index.js';
+import { NO_CHUNK, type ChunkStore } from './chunk-store.js';
 import { OooSamples } from './ooo-samples.js';
 import type { SeriesColumns } from './series-columns.js';
-
-/** A sealed, immutable head chunk: exact-size encoded bytes plus its time bounds. */
-export interface SealedChunk {
-  readonly minTimeMs: UnixMs;
-  readonly maxTimeMs: UnixMs;
-  readonly bytes: Uint8Array;
-}
 
 /** Samples per head chunk before it is sealed (Prometheus' target). */
 export const SAMPLES_PER_CHUNK = 120;
 
 const bitsView = new DataView(new ArrayBuffer(8));
-const NO_CHUNKS: SealedChunk[] = [];
 
 /** Where `MemSeries.sampleAt` leaves the value it found (an object field keeps NaN bits). */
 export const FOUND = { value: 0 };
@@ -33,10 +26,17 @@ export function sameBits(a: number, b: number): boolean {
 /**
  * One series in the head: its labels, sealed chunks (oldest first) and the open chunk samples
  * are appended to. Also the bookkeeping appenders use to validate order before commit.
+ *
+ * The sealed chunks live in the head's `ChunkStore`, as a list linked through `store.next` from
+ * `firstSealed` to `lastSealed`: walk it with
+ * `for (let id = s.firstSealed; id !== NO_CHUNK; id = store.next[id])`.
  */
 export class MemSeries {
-  /** Sealed chunks, oldest first (a shared empty array until the first seal). */
-  sealed: SealedChunk[] = NO_CHUNKS;
+  /** The oldest and the newest sealed chunk (ids in `store`), `NO_CHUNK` when none. */
+  firstSealed = NO_CHUNK;
+  lastSealed = NO_CHUNK;
+  /** How many sealed chunks the series has. */
+  numSealed = 0;
   /** The chunk being appended to, or null before the first sample / right after a cut. */
   open: XorChunk | null = null;
   /** Samples the out-of-order window accepted behind the newest one; null when none. */
@@ -64,12 +64,15 @@ export class MemSeries {
    * @param ref the series' ref; a pending series (see `Head.createPending`) has a temporary one
    *   until `moveTo` gives it its real ref.
    * @param cols the columns holding the per-series numbers, at index `idx` (default `ref`).
+   * @param store where the series' sealed chunks are kept (the head's).
    */
   constructor(
     public ref: number,
     /** The labels; replaced once by their interned copy when the series is published. */
     public labels: Labels,
     private cols: SeriesColumns,
+    /** The store of the series' sealed chunks. */
+    readonly store: ChunkStore,
     private idx: number = ref,
   ) {
     cols.init(idx);
@@ -108,8 +111,7 @@ export class MemSeries {
   get lastValue(): number {
     if (this.lastValueUnknown) {
       this.lastValueUnknown = false;
-      const last = this.sealed[this.sealed.length - 1];
-      this.cols.lastV[this.idx] = XorChunk.fromBytes(last.bytes).lastValue();
+      this.cols.lastV[this.idx] = XorChunk.fromBytes(this.store.bytes(this.lastSealed)).lastValue();
     }
     return this.cols.lastV[this.idx];
   }
@@ -154,7 +156,7 @@ export class MemSeries {
   /** Earliest sample time held in memory, or +Infinity when empty. */
   minTimeMs(): UnixMs {
     let t = Infinity;
-    if (this.sealed.length > 0) t = this.sealed[0].minTimeMs;
+    if (this.firstSealed !== NO_CHUNK) t = this.store.minT[this.firstSealed];
     else if (this.open !== null && this.open.numSamples() > 0) t = this.open.minTimeMs();
     const ooo = this.ooo;
     return ooo !== null && ooo.length > 0 && ooo.tsMs[0] < t ? ooo.tsMs[0] : t;
@@ -183,8 +185,9 @@ export class MemSeries {
     }
     let bytes: Uint8Array | null = null;
     let count: number | undefined;
-    for (const c of this.sealed) {
-      if (c.minTimeMs <= tMs && tMs <= c.maxTimeMs) bytes = c.bytes;
+    const store = this.store;
+    for (let id = this.firstSealed; id !== NO_CHUNK; id = store.next[id]) {
+      if (store.minT[id] <= tMs && tMs <= store.maxT[id]) bytes = store.bytes(id);
     }
     const open = this.open;
     if (bytes === null && open !== null && open.numSamples() > 0 && open.minTimeMs() <= tMs && tMs <= open.maxTimeMs()) {
@@ -207,10 +210,10 @@ export class MemSeries {
   /**
    * Appends a committed sample. Cuts a new chunk when the open one is full or the sample falls
    * into the next block range (`blockRangeMs`-aligned), so blocks never need to split chunks.
-   * Returns the chunk it sealed, if any, so the caller can persist it.
+   * Returns the id of the chunk it sealed, `NO_CHUNK` when none, so the caller can persist it.
    */
-  appendCommitted(tMs: UnixMs, value: number, blockRangeMs: number): SealedChunk | null {
-    let sealedNow: SealedChunk | null = null;
+  appendCommitted(tMs: UnixMs, value: number, blockRangeMs: number): number {
+    let sealedNow = NO_CHUNK;
     let chunk = this.open;
     if (chunk !== null && (chunk.numSamples() >= SAMPLES_PER_CHUNK || tMs >= this.openChunkEndMs)) {
       sealedNow = this.sealOpen();
@@ -218,7 +221,7 @@ export class MemSeries {
     }
     if (chunk === null) {
       // Size the new chunk like the previous one: series compress alike from chunk to chunk.
-      const prev = this.sealed.length > 0 ? this.sealed[this.sealed.length - 1].bytes.length : 0;
+      const prev = this.lastSealed !== NO_CHUNK ? this.store.byteLength(this.lastSealed) : 0;
       chunk = new XorChunk(undefined, prev > 0 ? prev + (prev >> 3) + 8 : 32);
       this.open = chunk;
       this.openChunkEndMs = (Math.floor(tMs / blockRangeMs) + 1) * blockRangeMs;
@@ -230,21 +233,28 @@ export class MemSeries {
   }
 
   /**
-   * Adds sealed chunks loaded at open (from the head-chunks log), keeping time order, and moves
-   * the newest-sample bookkeeping to their end.
+   * Adds sealed chunks loaded at open (ids in `store`, from the head-chunks log), keeping time
+   * order, and moves the newest-sample bookkeeping to their end.
    */
-  loadSealed(chunks: readonly SealedChunk[]): void {
-    const merged = this.sealed.length === 0 ? chunks.slice() : [...this.sealed, ...chunks];
+  loadSealed(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const store = this.store;
+    const merged: number[] = [];
+    for (let id = this.firstSealed; id !== NO_CHUNK; id = store.next[id]) merged.push(id);
+    for (const id of ids) merged.push(id);
     for (let i = 1; i < merged.length; i++) {
-      if (merged[i].minTimeMs < merged[i - 1].minTimeMs) {
-        merged.sort((a, b) => a.minTimeMs - b.minTimeMs);
+      if (store.minT[merged[i]] < store.minT[merged[i - 1]]) {
+        merged.sort((a, b) => store.minT[a] - store.minT[b]);
         break;
       }
     }
-    this.sealed = merged;
-    const last = merged[merged.length - 1];
-    if (last.maxTimeMs <= this.lastTMs) return;
-    this.lastTMs = last.maxTimeMs;
+    for (let i = 0; i < merged.length; i++) store.next[merged[i]] = i + 1 < merged.length ? merged[i + 1] : NO_CHUNK;
+    this.firstSealed = merged[0];
+    this.lastSealed = merged[merged.length - 1];
+    this.numSealed = merged.length;
+    const lastMaxT = store.maxT[this.lastSealed];
+    if (lastMaxT <= this.lastTMs) return;
+    this.lastTMs = lastMaxT;
     // Decoding every series' last chunk at open would cost a second per 300k series; the value
     // is only needed to tell an exact repeat from a duplicate, so it is decoded on first use.
     this.lastValueUnknown = true;
@@ -267,15 +277,21 @@ export class MemSeries {
     return true;
   }
 
-  /** Seals the open chunk (if it holds samples) and returns it. */
-  sealOpen(): SealedChunk | null {
+  /**
+   * Seals the open chunk (if it holds samples): copies its bytes into the store, appends it to
+   * the sealed list and returns its id, or `NO_CHUNK` when there was nothing to seal.
+   */
+  sealOpen(): number {
     const chunk = this.open;
     this.open = null;
-    if (chunk === null || chunk.numSamples() === 0) return null;
-    const sealed: SealedChunk = { minTimeMs: chunk.minTimeMs(), maxTimeMs: chunk.maxTimeMs(), bytes: chunk.finishedBytes() };
-    if (this.sealed === NO_CHUNKS) this.sealed = [];
-    this.sealed.push(sealed);
-    return sealed;
+    if (chunk === null || chunk.numSamples() === 0) return NO_CHUNK;
+    const store = this.store;
+    const id = store.add(chunk.bytes(), chunk.minTimeMs(), chunk.maxTimeMs());
+    if (this.lastSealed === NO_CHUNK) this.firstSealed = id;
+    else store.next[this.lastSealed] = id;
+    this.lastSealed = id;
+    this.numSealed++;
+    return id;
   }
 
   /**
@@ -284,12 +300,17 @@ export class MemSeries {
    */
   truncateBefore(minTMs: UnixMs): number {
     let dropped = 0;
-    let keepFrom = 0;
-    while (keepFrom < this.sealed.length && this.sealed[keepFrom].maxTimeMs < minTMs) {
-      dropped += XorChunk.fromBytes(this.sealed[keepFrom].bytes).numSamples();
-      keepFrom++;
+    const store = this.store;
+    let id = this.firstSealed;
+    while (id !== NO_CHUNK && store.maxT[id] < minTMs) {
+      dropped += store.numSamples(id);
+      const next = store.next[id];
+      store.free(id);
+      this.numSealed--;
+      id = next;
     }
-    if (keepFrom > 0) this.sealed = this.sealed.slice(keepFrom);
+    this.firstSealed = id;
+    if (id === NO_CHUNK) this.lastSealed = NO_CHUNK;
     if (this.open !== null && this.open.numSamples() > 0 && this.open.maxTimeMs() < minTMs) {
       dropped += this.open.numSamples();
       this.open = null;
