@@ -110,6 +110,11 @@ export class MergedSeriesIterator implements SeriesIterator {
     return this.failure;
   }
 
+  /** The `i`th source iterator (for `Series.iterator(reuse)`: its owner is done with this merge). */
+  sourceAt(i: number): SeriesIterator | undefined {
+    return this.sources[i];
+  }
+
   /**
    * Reads a run of merged samples (see `SeriesIterator.nextBatch`). Sources rarely overlap (a
    * block, the next block, the head), so after each sample picked the ordinary way the source it
@@ -231,7 +236,13 @@ export class MergedSeriesSet implements SeriesSet {
 function mergeSeries(labels: Labels, parts: readonly Series[]): Series {
   return {
     labels,
-    iterator: () => new MergedSeriesIterator(parts.map((p) => p.iterator())),
+    // The previous merged iterator's sources are handed on for reuse: each part's iterator keeps
+    // its buffers (a block's chunk scratch and decoder), which would otherwise be allocated anew
+    // for every series of every block.
+    iterator: (reuse?: SeriesIterator) => {
+      const old = reuse instanceof MergedSeriesIterator ? reuse : null;
+      return new MergedSeriesIterator(parts.map((p, i) => p.iterator(old?.sourceAt(i))));
+    },
   };
 }
 
