@@ -3,7 +3,7 @@ export { Labels, METRIC_NAME_LABEL } from './labels.js';
 export { Matcher, matcher, type MatchType } from './matcher.js';
 export { Re2SyntaxError, compileAnchoredRe2, compileRe2, type Re2Options, type Re2Regexp, type Re2Search } from './re2.js';
 export { STALE_NAN, STALE_NAN_HI, STALE_NAN_LO, isStaleNaN, type Sample } from './sample.js';
-export { ArraySeriesIterator, EMPTY_ITERATOR, collectSamples, type SeriesIterator } from './iterator.js';
+export { ArraySeriesIterator, EMPTY_ITERATOR, collectSamples, readBatch, stoppedPast, type SeriesIterator } from './iterator.js';
 export {
   MAX_TIME_MS,
   MIN_TIME_MS,

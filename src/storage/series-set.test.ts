@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArraySeriesIterator, Labels, collectSamples } from '../model/index.js';
+import { runBatchIteratorSuite, type BatchSuiteSeries } from '../model/testing/batch-suite.js';
 import { ArraySeriesSet, MergedSeriesIterator, collectSeries, mergeSeriesSets, seriesFromSamples } from './series-set.js';
 
 const iter = (ts: number[], vs: number[]) => new ArraySeriesIterator(Float64Array.from(ts), Float64Array.from(vs));
@@ -37,4 +38,41 @@ describe('mergeSeriesSets', () => {
       ['c', [3, 4]],
     ]);
   });
+});
+
+/** Splits a series over 1–4 sources, some samples in two of them (with other values: the first source wins). */
+function mergeSources(s: BatchSuiteSeries, random: () => number): { ts: number[]; vs: number[] }[] {
+  const sources = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({ ts: [] as number[], vs: [] as number[] }));
+  const runs = random() < 0.5; // blocks and head: long runs per source, as in a Db
+  let k = 0;
+  for (let i = 0; i < s.tsMs.length; i++) {
+    if (!runs || random() < 0.02) k = Math.floor(random() * sources.length);
+    sources[k].ts.push(s.tsMs[i]);
+    sources[k].vs.push(i);
+    if (random() < 0.05) {
+      const other = sources[Math.floor(random() * sources.length)];
+      if (other !== sources[k]) {
+        other.ts.push(s.tsMs[i]);
+        other.vs.push(-1 - i);
+      }
+    }
+  }
+  return sources;
+}
+
+runBatchIteratorSuite('MergedSeriesIterator', (s, random) => {
+  const parts = mergeSources(s, random).map(({ ts, vs }) => ({
+    ts: Float64Array.from(ts),
+    // Values by index into the drawn series keep their bits (typed arrays); duplicates get -1 - i.
+    vs: Float64Array.from(vs, (i) => (i >= 0 ? s.values[i] : i)),
+    plain: random() < 0.3,
+  }));
+  return () =>
+    new MergedSeriesIterator(
+      parts.map((p) => {
+        const it = new ArraySeriesIterator(p.ts, p.vs);
+        // Some sources without nextBatch: the merge must read them through readBatch's fallback.
+        return p.plain ? { next: () => it.next(), seek: (t: number) => it.seek(t), at: () => it.at(), err: () => it.err() } : it;
+      }),
+    );
 });

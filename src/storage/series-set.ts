@@ -1,4 +1,14 @@
-import { ArraySeriesIterator, EMPTY_ITERATOR, collectSamples, type Labels, type Sample, type SeriesIterator, type UnixMs } from '../model/index.js';
+import {
+  ArraySeriesIterator,
+  EMPTY_ITERATOR,
+  collectSamples,
+  readBatch,
+  stoppedPast,
+  type Labels,
+  type Sample,
+  type SeriesIterator,
+  type UnixMs,
+} from '../model/index.js';
 import type { Series, SeriesSet } from './querier.js';
 
 /** A series set over an array that is already sorted by labels. */
@@ -59,6 +69,7 @@ export function collectSeries(set: SeriesSet): { labels: Labels; samples: Sample
  */
 export class MergedSeriesIterator implements SeriesIterator {
   private current: SeriesIterator | null = null;
+  private currentIndex = -1;
   private readonly valid: boolean[];
   private started = false;
   private failure: Error | null = null;
@@ -99,17 +110,61 @@ export class MergedSeriesIterator implements SeriesIterator {
     return this.failure;
   }
 
+  /** The `i`th source iterator (for `Series.iterator(reuse)`: its owner is done with this merge). */
+  sourceAt(i: number): SeriesIterator | undefined {
+    return this.sources[i];
+  }
+
+  /**
+   * Reads a run of merged samples (see `SeriesIterator.nextBatch`). Sources rarely overlap (a
+   * block, the next block, the head), so after each sample picked the ordinary way the source it
+   * came from is read in one batch up to just before the next sample of any other source; a tie
+   * at that timestamp is left to `next()`, which applies the first-source-wins rule.
+   */
+  nextBatch(maxTMs: UnixMs, tMs: Float64Array, values: Float64Array, offset: number, cap: number): number {
+    let n = 0;
+    while (n < cap) {
+      if (!this.next()) return n;
+      const best = this.current!;
+      const s = best.at();
+      if (s.tMs > maxTMs) return n;
+      tMs[offset + n] = s.tMs;
+      values[offset + n] = s.value;
+      if (++n >= cap) return n;
+      let otherMs = Infinity;
+      for (let i = 0; i < this.sources.length; i++) {
+        if (i !== this.currentIndex && this.valid[i]) {
+          const t = this.sources[i].at().tMs;
+          if (t < otherMs) otherMs = t;
+        }
+      }
+      const bound = otherMs - 1 < maxTMs ? otherMs - 1 : maxTMs;
+      if (bound <= s.tMs) continue;
+      n += readBatch(best, bound, tMs, values, offset + n, cap - n);
+      if (n >= cap) return n; // the source sits on the last sample written: still the current one
+      // The source sits on a sample not yet emitted, or is exhausted: the next pick starts afresh.
+      if (!stoppedPast(best, bound)) this.valid[this.currentIndex] = false;
+      this.current = null;
+    }
+    return n;
+  }
+
   private pick(): boolean {
     let best: SeriesIterator | null = null;
+    let bestIndex = -1;
     for (let i = 0; i < this.sources.length; i++) {
       if (!this.valid[i]) {
         const e = this.sources[i].err();
         if (e && !this.failure) this.failure = e;
         continue;
       }
-      if (best === null || this.sources[i].at().tMs < best.at().tMs) best = this.sources[i];
+      if (best === null || this.sources[i].at().tMs < best.at().tMs) {
+        best = this.sources[i];
+        bestIndex = i;
+      }
     }
     this.current = best;
+    this.currentIndex = bestIndex;
     return best !== null;
   }
 }
@@ -181,7 +236,13 @@ export class MergedSeriesSet implements SeriesSet {
 function mergeSeries(labels: Labels, parts: readonly Series[]): Series {
   return {
     labels,
-    iterator: () => new MergedSeriesIterator(parts.map((p) => p.iterator())),
+    // The previous merged iterator's sources are handed on for reuse: each part's iterator keeps
+    // its buffers (a block's chunk scratch and decoder), which would otherwise be allocated anew
+    // for every series of every block.
+    iterator: (reuse?: SeriesIterator) => {
+      const old = reuse instanceof MergedSeriesIterator ? reuse : null;
+      return new MergedSeriesIterator(parts.map((p, i) => p.iterator(old?.sourceAt(i))));
+    },
   };
 }
 

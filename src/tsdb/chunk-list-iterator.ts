@@ -1,4 +1,4 @@
-import type { Sample, SeriesIterator, UnixMs } from '../model/index.js';
+import { stoppedPast, type Sample, type SeriesIterator, type UnixMs } from '../model/index.js';
 import { XorIterator } from './chunkenc/index.js';
 
 /**
@@ -50,6 +50,35 @@ export class ChunkListIterator implements SeriesIterator {
 
   at(): Readonly<Sample> {
     return this.inner.at();
+  }
+
+  /**
+   * Decodes a run of samples into the caller's arrays (see `SeriesIterator.nextBatch`): each
+   * chunk through the XOR batch decoder, bounded by the tighter of `maxTMs` and the list's end;
+   * the step from one chunk to the next goes through `next()`.
+   */
+  nextBatch(maxTMs: UnixMs, tMs: Float64Array, values: Float64Array, offset: number, cap: number): number {
+    const bound = maxTMs < this.maxTMs ? maxTMs : this.maxTMs;
+    let n = 0;
+    while (n < cap) {
+      if (this.index >= 0 && !this.done) {
+        n += this.inner.nextBatch(bound, tMs, values, offset + n, cap - n);
+        if (n >= cap) return n;
+        if (stoppedPast(this.inner, bound)) {
+          // On a sample past the bound: past the list's end means exhausted, as `next()` says.
+          if (this.inner.at().tMs > this.maxTMs) this.stop(null);
+          return n;
+        }
+      }
+      // Not started, or this chunk is done: `next()` opens the next chunk (or reports the end).
+      if (!this.next()) return n;
+      const s = this.inner.at();
+      if (s.tMs > maxTMs) return n;
+      tMs[offset + n] = s.tMs;
+      values[offset + n] = s.value;
+      n++;
+    }
+    return n;
   }
 
   err(): Error | null {

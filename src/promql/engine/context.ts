@@ -64,12 +64,13 @@ export class QueryContext {
   }
 
   /**
-   * Notes one more point produced (or sample read) by the node being evaluated, before the node
-   * accounts for its whole output, so that a query over millions of steps fails early instead
-   * of filling memory first.
+   * Notes `n` (default one) more points produced (or samples read) by the node being evaluated,
+   * before the node accounts for its whole output, so that a query over millions of steps fails
+   * early instead of filling memory first.
    */
-  point(): void {
-    if (++this.pending + this.currentSamples > this.init.maxSamples) throw tooManySamplesError('query evaluation');
+  point(n = 1): void {
+    this.pending += n;
+    if (this.pending + this.currentSamples > this.init.maxSamples) throw tooManySamplesError('query evaluation');
   }
 
   /** Releases `n` samples held. */

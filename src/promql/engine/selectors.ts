@@ -1,4 +1,4 @@
-import { isStaleNaN, type Labels, type SeriesIterator } from '../../model/index.js';
+import { isStaleNaN, readBatch, type Labels, type SeriesIterator } from '../../model/index.js';
 import type { MatrixSelector, VectorSelector } from '../parser/ast.js';
 import type { Matrix, Series } from '../value.js';
 import { countPoints } from './points.js';
@@ -14,34 +14,68 @@ export interface LoadedSeries {
 }
 
 /**
+ * Samples asked of the iterator per `nextBatch`; the query's deadline, cancellation and sample
+ * budget are checked once per batch, with the batch's size as the work done.
+ */
+const BATCH_SAMPLES = 1024;
+
+/**
  * A reusable buffer one series' samples are read into: the engine streams series through it
  * instead of holding every selected sample at once (Prometheus iterates series the same way).
+ * The iterator writes straight into `t` and `f`; `stale` is only kept up to date while
+ * `anyStale` is set (the series has a staleness marker and they are kept).
  */
 class SeriesBuffer {
-  t = new Float64Array(256);
-  f = new Float64Array(256);
-  stale = new Uint8Array(256);
+  t = new Float64Array(BATCH_SAMPLES);
+  f = new Float64Array(BATCH_SAMPLES);
+  stale = new Uint8Array(BATCH_SAMPLES);
   n = 0;
   anyStale = false;
 
-  push(tMs: number, v: number, isStale: boolean): void {
-    if (this.n === this.t.length) {
-      const cap = this.n * 2;
-      const t = new Float64Array(cap);
-      t.set(this.t);
-      const f = new Float64Array(cap);
-      f.set(this.f);
-      const st = new Uint8Array(cap);
-      st.set(this.stale);
-      this.t = t;
-      this.f = f;
-      this.stale = st;
+  /** Makes room for `extra` more samples after the first `n`. */
+  reserve(extra: number): void {
+    if (this.n + extra <= this.t.length) return;
+    const cap = Math.max(this.t.length * 2, this.n + extra);
+    const t = new Float64Array(cap);
+    t.set(this.t.subarray(0, this.n));
+    const f = new Float64Array(cap);
+    f.set(this.f.subarray(0, this.n));
+    const st = new Uint8Array(cap);
+    st.set(this.stale.subarray(0, this.n));
+    this.t = t;
+    this.f = f;
+    this.stale = st;
+  }
+
+  /**
+   * Accepts the `k` samples the iterator just wrote after the first `n`: finds the staleness
+   * markers among them (a NaN test per value; only NaNs have their bits looked at) and flags
+   * them, or drops them by moving later samples down. Returns how many were kept.
+   */
+  accept(k: number, keepStale: boolean): number {
+    const { t, f } = this;
+    const from = this.n;
+    const end = from + k;
+    if (this.anyStale) this.stale.fill(0, from, end);
+    let w = from;
+    for (let i = from; i < end; i++) {
+      const v = f[i];
+      if (v !== v && isStaleNaN(v)) {
+        if (!keepStale) continue;
+        if (!this.anyStale) {
+          this.stale.fill(0, 0, end);
+          this.anyStale = true;
+        }
+        this.stale[i] = 1;
+      }
+      if (w !== i) {
+        t[w] = t[i];
+        f[w] = v;
+      }
+      w++;
     }
-    this.t[this.n] = tMs;
-    this.f[this.n] = v;
-    this.stale[this.n] = isStale ? 1 : 0;
-    if (isStale) this.anyStale = true;
-    this.n++;
+    this.n = w;
+    return w - from;
   }
 }
 
@@ -50,6 +84,9 @@ class SeriesBuffer {
  * `(minT, maxT]` (stale markers flagged when `keepStale`, dropped otherwise). The arrays are
  * views of a buffer reused for the next series: copy what must outlive the call. The samples
  * count against the query's budget while `visit` runs.
+ *
+ * Samples are read in batches straight into the buffer (`readBatch`), never one `at()` per
+ * sample; each batch counts its size as work for the deadline and the budget.
  */
 export async function scanSeries(
   ev: Evaluator,
@@ -69,17 +106,22 @@ export async function scanSeries(
     it = series.iterator(it);
     buf.n = 0;
     buf.anyStale = false;
-    if (it.seek(minT + 1)) {
-      do {
-        const s = it.at();
-        if (s.tMs > maxT) break;
-        const stale = isStaleNaN(s.value);
-        if (stale && !keepStale) continue;
+    if (it.seek(minT + 1) && it.at().tMs <= maxT) {
+      // The sample the seek landed on, then batches after it.
+      const first = it.at();
+      buf.reserve(BATCH_SAMPLES);
+      buf.t[0] = first.tMs;
+      buf.f[0] = first.value;
+      let k = 1 + readBatch(it, maxT, buf.t, buf.f, 1, BATCH_SAMPLES - 1);
+      for (;;) {
+        ev.ctx.point(buf.accept(k, keepStale));
         // Reading chunks is work too: a series of millions of samples must not outlive the deadline.
-        if (ev.ctx.check()) await ev.ctx.pause();
-        ev.ctx.point();
-        buf.push(s.tMs, s.value, stale);
-      } while (it.next());
+        if (ev.ctx.check(k)) await ev.ctx.pause();
+        // A short batch means the window or the series ended (see SeriesIterator.nextBatch).
+        if (k < BATCH_SAMPLES) break;
+        buf.reserve(BATCH_SAMPLES);
+        k = readBatch(it, maxT, buf.t, buf.f, buf.n, BATCH_SAMPLES);
+      }
     }
     const err = it.err();
     if (err) throw err;

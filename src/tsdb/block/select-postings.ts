@@ -10,11 +10,17 @@
  *
  * `=` and alternations of literals look their values up directly (`Matcher.setMatches`); a regex
  * with a literal prefix scans only the values with that prefix; any other regex scans the label's
- * values once, calling `matches` per distinct value (never per series).
+ * values once, calling `matches` per distinct value (never per series). `label!=""` and
+ * `label=~".+"` (every value) are cached per block by label name (`postings-cache.ts`): a block
+ * never changes, so the union of every value's postings is computed once.
  */
 import type { Matcher } from '../../model/index.js';
 import type { IndexReader } from './index-reader.js';
+import { isNonEmptyMatcher, NonEmptyPostingsCache } from './postings-cache.js';
 import { EMPTY_POSTINGS, intersectPostings, subtractPostings, unionPostings } from './postings.js';
+
+/** The `label!=""` answers of each open block's index; dropped with the reader. */
+const nonEmptyCaches = new WeakMap<IndexReader, NonEmptyPostingsCache<Uint32Array>>();
 
 /** Returns the ids of the series of `index` that satisfy every matcher, ascending. */
 export function selectPostings(index: IndexReader, matchers: readonly Matcher[]): Uint32Array {
@@ -51,6 +57,7 @@ function cost(m: Matcher): number {
 function postingsMatching(index: IndexReader, m: Matcher, want: boolean): Uint32Array {
   const n = index.nameIndex(m.name);
   if (n < 0) return EMPTY_POSTINGS;
+  if (want && isNonEmptyMatcher(m)) return nonEmptyPostings(index, n, m.name);
   const lists: Uint32Array[] = [];
   if (want && m.setMatches !== undefined) {
     for (const v of m.setMatches) {
@@ -69,4 +76,17 @@ function postingsMatching(index: IndexReader, m: Matcher, want: boolean): Uint32
     if (m.matches(v) === want) lists.push(index.postings(k));
   }
   return unionPostings(lists);
+}
+
+/** The postings of every series of `index` that has label `name` (name index `n`), cached. */
+function nonEmptyPostings(index: IndexReader, n: number, name: string): Uint32Array {
+  let cache = nonEmptyCaches.get(index);
+  if (cache === undefined) nonEmptyCaches.set(index, (cache = new NonEmptyPostingsCache()));
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  const lists: Uint32Array[] = [];
+  for (let k = index.valuesStart(n); k < index.valuesEnd(n); k++) if (index.value(k) !== '') lists.push(index.postings(k));
+  const all = unionPostings(lists);
+  cache.set(name, all);
+  return all;
 }

@@ -2,7 +2,7 @@
  * The iterator of one block series: walks the series' chunks in time order, reading each from
  * the segment files only when needed, and clips the samples to the querier's inclusive range.
  */
-import type { Sample, SeriesIterator, UnixMs } from '../../model/index.js';
+import { stoppedPast, type Sample, type SeriesIterator, type UnixMs } from '../../model/index.js';
 import { CorruptChunkError, XorIterator } from '../chunkenc/index.js';
 import { newChunkScratch, type ChunkFilesReader, type ChunkScratch } from './chunk-files.js';
 import { corruption } from './format.js';
@@ -55,6 +55,33 @@ export class BlockSeriesIterator implements SeriesIterator {
     if (this.state === DONE) return false;
     if (this.state === POSITIONED && this.xor.at().tMs >= tMs) return true;
     return this.seekFrom(tMs > this.minTMs ? tMs : this.minTMs);
+  }
+
+  /**
+   * Decodes a run of samples into the caller's arrays (see `SeriesIterator.nextBatch`): the
+   * current chunk through the XOR batch decoder, bounded by the tighter of `maxTMs` and the
+   * querier's end; loading the next chunk goes through `next()`.
+   */
+  nextBatch(maxTMs: UnixMs, tMs: Float64Array, values: Float64Array, offset: number, cap: number): number {
+    const bound = maxTMs < this.maxTMs ? maxTMs : this.maxTMs;
+    let n = 0;
+    while (n < cap) {
+      if (this.state === POSITIONED) {
+        n += this.xor.nextBatch(bound, tMs, values, offset + n, cap - n);
+        if (n >= cap) return n;
+        if (stoppedPast(this.xor, bound)) {
+          this.accept(); // past the querier's end: exhausted, as `next()` would say
+          return n;
+        }
+      }
+      if (!this.next()) return n;
+      const s = this.xor.at();
+      if (s.tMs > maxTMs) return n;
+      tMs[offset + n] = s.tMs;
+      values[offset + n] = s.value;
+      n++;
+    }
+    return n;
   }
 
   /** The current sample, owned by the iterator. */

@@ -38,6 +38,24 @@ export class BitReader {
     return this.pos;
   }
 
+  /** The bytes being read (for decoders that read bits in a local loop, see `moveTo`). */
+  get bytes(): Uint8Array {
+    return this.buf;
+  }
+
+  /** The bit position the bytes end at. */
+  get limitBits(): number {
+    return this.limit;
+  }
+
+  /**
+   * Moves the cursor to bit `posBits` (at most `limitBits`), for a decoder that read ahead in
+   * a local loop over `bytes` and hands the position back.
+   */
+  moveTo(posBits: number): void {
+    this.pos = posBits;
+  }
+
   /** The number of bits left before the end of the bytes. */
   get remainingBits(): number {
     return this.limit - this.pos;
@@ -88,4 +106,34 @@ export class BitReader {
     const raw = this.readBits(count);
     return count >= 32 ? raw | 0 : (raw << (32 - count)) >> (32 - count);
   }
+}
+
+/**
+ * Reads the bit at position `pos` of `buf` (0 or 1) without a reader: for decoders that keep the
+ * position in a local variable in their hot loop. A position past the end reads 0; such decoders
+ * compare their position with the end once per record, as `BitReader` users check `overflowed`.
+ */
+export function bitAt(buf: Uint8Array, pos: number): number {
+  return (buf[pos >>> 3] >>> (7 - (pos & 7))) & 1;
+}
+
+/**
+ * Reads `count` bits (1 <= count <= 32) at bit position `pos` of `buf` as an unsigned integer,
+ * touching only the bytes that hold them (bytes past the end read as zeros); see `bitAt`.
+ */
+export function bitsAt(buf: Uint8Array, pos: number, count: number): number {
+  let result = 0;
+  let remaining = count;
+  for (;;) {
+    const avail = 8 - (pos & 7);
+    const byte = buf[pos >>> 3] & (0xff >>> (8 - avail));
+    if (remaining <= avail) {
+      result = (result << remaining) | (byte >>> (avail - remaining));
+      break;
+    }
+    result = (result << avail) | byte;
+    pos += avail;
+    remaining -= avail;
+  }
+  return result >>> 0;
 }

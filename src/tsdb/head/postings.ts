@@ -1,5 +1,6 @@
 import type { Labels, Matcher } from '../../model/index.js';
 import { lowerBound } from '../block/postings.js';
+import { isNonEmptyMatcher, NonEmptyPostingsCache } from '../block/postings-cache.js';
 
 /** Up to this many candidates, `select` checks labels rather than building postings unions. */
 const FILTER_MAX_REFS = 8192;
@@ -12,6 +13,8 @@ const FILTER_MAX_REFS = 8192;
 export class MemPostings {
   private readonly byName = new Map<string, Map<string, number[]>>();
   private readonly all: number[] = [];
+  /** `label!=""` answers by label name; `add` keeps them current, `delete` drops touched ones. */
+  private readonly nonEmpty = new NonEmptyPostingsCache<number[]>();
 
   /**
    * Indexes a new series. Refs usually arrive in increasing order (a push); a WAL replay can add
@@ -31,6 +34,7 @@ export class MemPostings {
       const list = values.get(value);
       if (list === undefined) values.set(value, [ref]);
       else insertSorted(list, ref);
+      if (value !== '' && this.nonEmpty.size > 0 && this.nonEmpty.has(name)) this.nonEmpty.update(name, (l) => insertSorted(l, ref));
     }
   }
 
@@ -48,6 +52,7 @@ export class MemPostings {
       }
     }
     for (const [name, values] of touched) {
+      this.nonEmpty.delete(name);
       const byValue = this.byName.get(name);
       if (byValue === undefined) continue;
       for (const value of values) {
@@ -155,6 +160,10 @@ export class MemPostings {
   private postingsFor(m: Matcher): readonly number[] {
     const values = this.byName.get(m.name);
     if (values === undefined) return [];
+    if (isNonEmptyMatcher(m)) {
+      const cached = this.nonEmpty.get(m.name);
+      if (cached !== undefined) return cached;
+    }
     const lists: (readonly number[])[] = [];
     if (m.setMatches !== undefined) {
       for (const v of m.setMatches) {
@@ -164,7 +173,12 @@ export class MemPostings {
     } else {
       for (const [value, list] of values) if (m.matches(value)) lists.push(list);
     }
-    return unionAll(lists);
+    const union = unionAll(lists);
+    if (!isNonEmptyMatcher(m)) return union;
+    // A private copy when the union is one of the index's own lists: `add` updates the entry.
+    const entry = union === lists[0] ? [...union] : (union as number[]);
+    this.nonEmpty.set(m.name, entry);
+    return entry;
   }
 }
 
