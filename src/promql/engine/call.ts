@@ -13,7 +13,7 @@ import type { EvalResult, Evaluator } from './evaluator.js';
 import { FunctionContextImpl } from './function-context.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries } from './labels.js';
-import { evalRangeArgument, type RangeArgument } from './range-argument.js';
+import { advanceWindow, evalRangeArgument, rangeRef, slideWindows } from './range-argument.js';
 import { countPoints, gatherStep, SeriesCollector } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
 
@@ -113,29 +113,10 @@ async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number,
   const out: Matrix = [];
   await arg.forEachSeries(async (metric, t, f, dropName) => {
     const series: Series = { metric, t: [], f: [], dropName };
-    const win = { metric, t, f, lo: 0, hi: 0 };
-    for (let i = 0; i < ev.steps; i++) {
-      // The last window's size stands for this step's work (functions walk their window).
-      if (ev.ctx.check(1 + win.hi - win.lo)) await ev.ctx.pause();
-      const ts = ev.stepTime(i);
-      const ref = rangeRef(arg, ts);
-      const start = ref - arg.rangeMs;
-      advanceWindow(win, start, ref);
-      if (win.hi === win.lo && !(arg.anchored || arg.smoothed)) continue;
-      let si = 0;
-      for (let j = 0; j < scalarArgs.length; j++) {
-        const sa = scalarArgs[j];
-        if (sa !== null) scalars[si++] = sa.length > 0 ? (sa[0].f[i] ?? NaN) : NaN;
-      }
-      fctx.tMs = ts;
-      fctx.rangeStartMs = start;
-      fctx.rangeEndMs = ref;
-      const v = fn(win, scalars, fctx);
-      if (v === undefined) continue;
-      ev.ctx.point();
-      series.t.push(ts);
+    await slideWindows(ev, arg, { metric, t, f, lo: 0, hi: 0 }, fctx, scalarArgs, scalars, fn, (i, v) => {
+      series.t.push(ev.stepTime(i));
       series.f.push(v);
-    }
+    });
     if (series.t.length === 0) return;
     if (dropsName) ev.markDropName(series);
     out.push(series);
@@ -144,20 +125,6 @@ async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number,
   if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
   ev.ctx.addSamples(countPoints(out), call.func.name);
   return out;
-}
-
-function rangeRef(arg: RangeArgument, ts: number): number {
-  return (arg.timestampMs ?? ts) - arg.offsetMs;
-}
-
-/** Moves `lo`/`hi` so that the points `[lo, hi)` are those in `(start, end]`. */
-function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: number }, start: number, end: number): void {
-  const t = win.t;
-  if (win.lo > 0 && t[win.lo - 1] > start) win.lo = 0; // the window moved back (constant @): restart
-  if (win.hi > 0 && t[win.hi - 1] > end) win.hi = 0;
-  while (win.lo < t.length && t[win.lo] <= start) win.lo++;
-  if (win.hi < win.lo) win.hi = win.lo;
-  while (win.hi < t.length && t[win.hi] <= end) win.hi++;
 }
 
 /** `absent_over_time(v[r])`: 1 at every step where no series has a point in the window. */
