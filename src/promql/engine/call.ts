@@ -11,6 +11,7 @@ import {
 import type { Matrix, Series, Vector } from '../value.js';
 import type { EvalResult, Evaluator } from './evaluator.js';
 import { FunctionContextImpl } from './function-context.js';
+import { evalFusedHistogramQuantile, fusedHistogramPlan } from './fused-histogram.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries } from './labels.js';
 import { advanceWindow, evalRangeArgument, rangeRef, slideWindows } from './range-argument.js';
@@ -24,6 +25,7 @@ const SMOOTHED_OK = ['delta', 'increase', 'rate'];
 export async function evalCall(ev: Evaluator, call: Call): Promise<EvalResult> {
   const name = call.func.name;
   if (name === 'info') return { kind: 'matrix', m: await evalInfo(ev, call) };
+  if (ev.ctx.init.fusedPaths && fusedHistogramPlan(call)) return { kind: 'matrix', m: await evalFusedHistogramQuantile(ev, call) };
   if (name === 'timestamp') {
     const vs = unwrap(call.args[0]);
     if (vs.type === 'VectorSelector') return { kind: 'matrix', m: await evalTimestampOfSelector(ev, vs) };
