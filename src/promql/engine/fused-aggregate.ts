@@ -177,6 +177,7 @@ export async function evalFusedAggregate(ev: Evaluator, plan: FusedAggregatePlan
     }
     return g;
   }
+
   let ratePoints = 0;
   await arg.forEachSeries(async (metric, t, f) => {
     const before = ratePoints;
