@@ -14,7 +14,7 @@ import { FunctionContextImpl } from './function-context.js';
 import { evalFusedHistogramQuantile, fusedHistogramPlan } from './fused-histogram.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries } from './labels.js';
-import { advanceWindow, evalRangeArgument, rangeRef, slideWindows } from './range-argument.js';
+import { advanceWindow, evalRangeArgument, rangeRef, WindowSlider } from './range-argument.js';
 import { countPoints, gatherStep, SeriesCollector } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
 
@@ -107,18 +107,20 @@ async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number,
     const a = call.args[i];
     scalarArgs.push(i === matrixIndex || a.type === 'StringLiteral' ? null : await ev.evalMatrix(a));
   }
-  const scalars: number[] = new Array<number>(call.args.length - 1).fill(0);
   const arg = await evalRangeArgument(ev, call.args[matrixIndex]);
   const fctx = new FunctionContextImpl(ev, call.args);
   fctx.anchored = arg.anchored;
   fctx.smoothed = arg.smoothed;
+  const slider = new WindowSlider(ev, arg, fctx, fn, scalarArgs);
   const out: Matrix = [];
   await arg.forEachSeries(async (metric, t, f, dropName) => {
     const series: Series = { metric, t: [], f: [], dropName };
-    await slideWindows(ev, arg, { metric, t, f, lo: 0, hi: 0 }, fctx, scalarArgs, scalars, fn, (i, v) => {
+    const win = { metric, t, f, lo: 0, hi: 0 };
+    const emit = (i: number, v: number): void => {
       series.t.push(ev.stepTime(i));
       series.f.push(v);
-    });
+    };
+    for (let i = slider.slide(win, emit, 0, false); i < ev.steps; i = slider.slide(win, emit, i, true)) await ev.ctx.pause();
     if (series.t.length === 0) return;
     if (dropsName) ev.markDropName(series);
     out.push(series);

@@ -7,7 +7,7 @@ import { addToMean, groupLabels } from './aggregate.js';
 import type { Evaluator } from './evaluator.js';
 import { FunctionContextImpl } from './function-context.js';
 import { dropMetricName, duplicateLabelsetError } from './labels.js';
-import { evalRangeArgument, slideWindows } from './range-argument.js';
+import { evalRangeArgument, WindowSlider } from './range-argument.js';
 
 /**
  * The fused `sum|avg|max|min|count by|without (…) (rate|increase|irate(x[w]))`: one pass over the
@@ -15,7 +15,7 @@ import { evalRangeArgument, slideWindows } from './range-argument.js';
  * (Float64Arrays), instead of building the per-series rate matrix and aggregating it afterwards.
  *
  * The result is the general path's to the bit, and so are annotations, stats and limit errors:
- * the windows are cut and the values computed by the same code (`slideWindows` and the function
+ * the windows are cut and the values computed by the same code (`WindowSlider` and the function
  * itself), groups are found in the same order (the order series first produce a value), each
  * group's step folds its values in series order as `aggregateSimple` does, and the sample
  * accounting replays the general path's (the rate points are held, then released for the
@@ -164,7 +164,6 @@ export async function evalFusedAggregate(ev: Evaluator, plan: FusedAggregatePlan
   const groups: GroupState[] = [];
   const byKey = new Map<string, GroupState>();
   const collisions = new NameCollisions();
-  const noScalars: number[] = [];
   function groupOf(metric: Labels): GroupState {
     // The general path groups the rate series, whose name is gone unless its removal is delayed.
     const gl = groupLabels(delayed ? metric : dropMetricName(metric), agg);
@@ -178,15 +177,18 @@ export async function evalFusedAggregate(ev: Evaluator, plan: FusedAggregatePlan
     return g;
   }
 
+  const slider = new WindowSlider(ev, arg, fctx, fn);
   let ratePoints = 0;
   await arg.forEachSeries(async (metric, t, f) => {
     const before = ratePoints;
     let g: GroupState | null = null;
-    await slideWindows(ev, arg, { metric, t, f, lo: 0, hi: 0 }, fctx, [], noScalars, fn, (i, v) => {
+    const win = { metric, t, f, lo: 0, hi: 0 };
+    const emit = (i: number, v: number): void => {
       if (g === null) g = groupOf(metric);
       fold(op, g, i, v);
       ratePoints++;
-    });
+    };
+    for (let i = slider.slide(win, emit, 0, false); i < ev.steps; i = slider.slide(win, emit, i, true)) await ev.ctx.pause();
     if (ratePoints > before && !delayed) collisions.add(metric);
   });
   arg.release();

@@ -71,7 +71,7 @@ export function rangeRef(arg: RangeArgument, ts: number): number {
   return (arg.timestampMs ?? ts) - arg.offsetMs;
 }
 
-/** A window over one series' arrays that `slideWindows` moves in place. */
+/** A window over one series' arrays that `WindowSlider` moves in place. */
 export interface SlidingWindow extends RangeWindow {
   lo: number;
   hi: number;
@@ -88,42 +88,54 @@ export function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: numbe
 }
 
 /**
- * Slides `win` (one series of `arg`) over the evaluator's steps and calls the range function
- * once per window, `emit(step, value)` for every value it returns (each counted as a point
- * produced). `scalarArgs` are the function's other arguments (null for the range argument and
- * strings), read into `scalars` at each step. The general path collects the values into a
- * series; the fused paths (fused-aggregate.ts) fold them into their groups, so both compute
- * every value the same way.
+ * Slides a range function's windows over the evaluator's steps, one series at a time, and calls
+ * `emit(step, value)` for every value the function returns (each counted as a point produced).
+ * `scalarArgs` are the function's arguments (null for the range argument and strings), read at
+ * each step in order. The general path collects the values into a series; the fused paths
+ * (fused-aggregate.ts) fold them into their groups, so both compute every value the same way.
+ *
+ * `slide` is synchronous so that a series costs no promise: it stops at the step where the
+ * query must yield and returns it; the caller awaits `ev.ctx.pause()` and calls again with that
+ * step and `resumed` true (its check is done), until it returns `ev.steps`.
  */
-export async function slideWindows(
-  ev: Evaluator,
-  arg: RangeArgument,
-  win: SlidingWindow,
-  fctx: FunctionContextImpl,
-  scalarArgs: readonly (Matrix | null)[],
-  scalars: number[],
-  fn: RangeFunction,
-  emit: (step: number, v: number) => void,
-): Promise<void> {
-  for (let i = 0; i < ev.steps; i++) {
-    // The last window's size stands for this step's work (functions walk their window).
-    if (ev.ctx.check(1 + win.hi - win.lo)) await ev.ctx.pause();
-    const ts = ev.stepTime(i);
-    const ref = rangeRef(arg, ts);
-    const start = ref - arg.rangeMs;
-    advanceWindow(win, start, ref);
-    if (win.hi === win.lo && !(arg.anchored || arg.smoothed)) continue;
-    let si = 0;
-    for (let j = 0; j < scalarArgs.length; j++) {
-      const sa = scalarArgs[j];
-      if (sa !== null) scalars[si++] = sa.length > 0 ? (sa[0].f[i] ?? NaN) : NaN;
-    }
-    fctx.tMs = ts;
-    fctx.rangeStartMs = start;
-    fctx.rangeEndMs = ref;
-    const v = fn(win, scalars, fctx);
-    if (v === undefined) continue;
-    ev.ctx.point();
-    emit(i, v);
+export class WindowSlider {
+  private readonly scalars: number[];
+
+  constructor(
+    private readonly ev: Evaluator,
+    private readonly arg: RangeArgument,
+    private readonly fctx: FunctionContextImpl,
+    private readonly fn: RangeFunction,
+    private readonly scalarArgs: readonly (Matrix | null)[] = [],
+  ) {
+    this.scalars = new Array<number>(Math.max(0, scalarArgs.length - 1)).fill(0);
   }
+
+  /** Runs steps `from, from + 1, …` over `win`; returns where to resume after a pause, or `ev.steps`. */
+  slide(win: SlidingWindow, emit: (step: number, v: number) => void, from: number, resumed: boolean): number {
+    const { ev, arg, fctx, scalarArgs, scalars } = this;
+    for (let i = from; i < ev.steps; i++) {
+      // The last window's size stands for this step's work (functions walk their window).
+      if ((i !== from || !resumed) && ev.ctx.check(1 + win.hi - win.lo)) return i;
+      const ts = ev.stepTime(i);
+      const ref = rangeRef(arg, ts);
+      const start = ref - arg.rangeMs;
+      advanceWindow(win, start, ref);
+      if (win.hi === win.lo && !(arg.anchored || arg.smoothed)) continue;
+      let si = 0;
+      for (let j = 0; j < scalarArgs.length; j++) {
+        const sa = scalarArgs[j];
+        if (sa !== null) scalars[si++] = sa.length > 0 ? (sa[0].f[i] ?? NaN) : NaN;
+      }
+      fctx.tMs = ts;
+      fctx.rangeStartMs = start;
+      fctx.rangeEndMs = ref;
+      const v = this.fn(win, scalars, fctx);
+      if (v === undefined) continue;
+      ev.ctx.point();
+      emit(i, v);
+    }
+    return ev.steps;
+  }
+
 }
