@@ -17,7 +17,8 @@ interface Grouping {
   readonly metrics: Labels[];
 }
 
-function groupLabels(metric: Labels, e: AggregateExpr): Labels {
+/** The output labels of the group `metric` falls in under `e`'s `by`/`without` (the fused paths share it). */
+export function groupLabels(metric: Labels, e: AggregateExpr): Labels {
   const flat = metric.flat();
   const kept: string[] = [];
   for (let i = 0; i < flat.length; i += 2) {
@@ -193,8 +194,12 @@ async function aggregateSimple(ev: Evaluator, e: AggregateExpr, input: Matrix, p
   return out.filter((s) => s.t.length > 0);
 }
 
-/** Prometheus' `avg`: Kahan-summed direct mean, switching to an incremental mean when the sum would overflow. */
-function addToMean(
+/**
+ * Prometheus' `avg`: Kahan-summed direct mean, switching to an incremental mean when the sum would
+ * overflow. Folds `f` into slot `g` (a group here, a step in fused-aggregate.ts), whose count
+ * already includes it.
+ */
+export function addToMean(
   g: number,
   f: number,
   value: Float64Array,

@@ -11,9 +11,10 @@ import {
 import type { Matrix, Series, Vector } from '../value.js';
 import type { EvalResult, Evaluator } from './evaluator.js';
 import { FunctionContextImpl } from './function-context.js';
+import { evalFusedHistogramQuantile, fusedHistogramPlan } from './fused-histogram.js';
 import { evalInfo } from './info.js';
 import { assertNoDuplicateSeries } from './labels.js';
-import { evalRangeArgument, type RangeArgument } from './range-argument.js';
+import { advanceWindow, evalRangeArgument, rangeRef, WindowSlider } from './range-argument.js';
 import { countPoints, gatherStep, SeriesCollector } from './points.js';
 import { refTime, scanSeries } from './selectors.js';
 
@@ -24,6 +25,7 @@ const SMOOTHED_OK = ['delta', 'increase', 'rate'];
 export async function evalCall(ev: Evaluator, call: Call): Promise<EvalResult> {
   const name = call.func.name;
   if (name === 'info') return { kind: 'matrix', m: await evalInfo(ev, call) };
+  if (ev.ctx.init.fusedPaths && fusedHistogramPlan(call)) return { kind: 'matrix', m: await evalFusedHistogramQuantile(ev, call) };
   if (name === 'timestamp') {
     const vs = unwrap(call.args[0]);
     if (vs.type === 'VectorSelector') return { kind: 'matrix', m: await evalTimestampOfSelector(ev, vs) };
@@ -105,37 +107,20 @@ async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number,
     const a = call.args[i];
     scalarArgs.push(i === matrixIndex || a.type === 'StringLiteral' ? null : await ev.evalMatrix(a));
   }
-  const scalars: number[] = new Array<number>(call.args.length - 1).fill(0);
   const arg = await evalRangeArgument(ev, call.args[matrixIndex]);
   const fctx = new FunctionContextImpl(ev, call.args);
   fctx.anchored = arg.anchored;
   fctx.smoothed = arg.smoothed;
+  const slider = new WindowSlider(ev, arg, fctx, fn, scalarArgs);
   const out: Matrix = [];
   await arg.forEachSeries(async (metric, t, f, dropName) => {
     const series: Series = { metric, t: [], f: [], dropName };
     const win = { metric, t, f, lo: 0, hi: 0 };
-    for (let i = 0; i < ev.steps; i++) {
-      // The last window's size stands for this step's work (functions walk their window).
-      if (ev.ctx.check(1 + win.hi - win.lo)) await ev.ctx.pause();
-      const ts = ev.stepTime(i);
-      const ref = rangeRef(arg, ts);
-      const start = ref - arg.rangeMs;
-      advanceWindow(win, start, ref);
-      if (win.hi === win.lo && !(arg.anchored || arg.smoothed)) continue;
-      let si = 0;
-      for (let j = 0; j < scalarArgs.length; j++) {
-        const sa = scalarArgs[j];
-        if (sa !== null) scalars[si++] = sa.length > 0 ? (sa[0].f[i] ?? NaN) : NaN;
-      }
-      fctx.tMs = ts;
-      fctx.rangeStartMs = start;
-      fctx.rangeEndMs = ref;
-      const v = fn(win, scalars, fctx);
-      if (v === undefined) continue;
-      ev.ctx.point();
-      series.t.push(ts);
+    const emit = (i: number, v: number): void => {
+      series.t.push(ev.stepTime(i));
       series.f.push(v);
-    }
+    };
+    for (let i = slider.slide(win, emit, 0, false); i < ev.steps; i = slider.slide(win, emit, i, true)) await ev.ctx.pause();
     if (series.t.length === 0) return;
     if (dropsName) ev.markDropName(series);
     out.push(series);
@@ -144,20 +129,6 @@ async function evalRangeFunction(ev: Evaluator, call: Call, matrixIndex: number,
   if (!ev.ctx.init.delayedNameRemoval) assertNoDuplicateSeries(out);
   ev.ctx.addSamples(countPoints(out), call.func.name);
   return out;
-}
-
-function rangeRef(arg: RangeArgument, ts: number): number {
-  return (arg.timestampMs ?? ts) - arg.offsetMs;
-}
-
-/** Moves `lo`/`hi` so that the points `[lo, hi)` are those in `(start, end]`. */
-function advanceWindow(win: { t: ArrayLike<number>; lo: number; hi: number }, start: number, end: number): void {
-  const t = win.t;
-  if (win.lo > 0 && t[win.lo - 1] > start) win.lo = 0; // the window moved back (constant @): restart
-  if (win.hi > 0 && t[win.hi - 1] > end) win.hi = 0;
-  while (win.lo < t.length && t[win.lo] <= start) win.lo++;
-  if (win.hi < win.lo) win.hi = win.lo;
-  while (win.hi < t.length && t[win.hi] <= end) win.hi++;
 }
 
 /** `absent_over_time(v[r])`: 1 at every step where no series has a point in the window. */

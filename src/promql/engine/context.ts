@@ -11,6 +11,8 @@ export interface QueryContextInit {
   readonly maxSamples: number;
   readonly noStepSubqueryIntervalMs: number;
   readonly delayedNameRemoval: boolean;
+  /** Whether the fused hot paths may replace the general evaluation of their shapes. */
+  readonly fusedPaths: boolean;
   readonly annotations: Annotations;
   /** Wall clock (ms) for the timeout. */
   readonly now: () => number;

@@ -40,6 +40,12 @@ export interface EngineOptions {
    * evaluating at once share it (each yields after its share), so a turn of the loop stays short.
    */
   readonly yieldEveryMs?: number;
+  /**
+   * Evaluate the hot shapes (`sum by (…) (rate(x[w]))`, `histogram_quantile` over such a sum, see
+   * fused-aggregate.ts) in one pass over the selected series (default true). The results are the
+   * general path's to the bit; false runs the general path, for the differential test.
+   */
+  readonly fusedPaths?: boolean;
   /** Wall clock (ms), injected for tests. */
   readonly now?: () => number;
 }
@@ -115,6 +121,7 @@ export class Engine implements QueryEngine {
         maxSamples: this.options.maxSamples ?? 50_000_000,
         noStepSubqueryIntervalMs: this.options.noStepSubqueryIntervalMs ?? 60_000,
         delayedNameRemoval: this.options.enableDelayedNameRemoval ?? false,
+        fusedPaths: this.options.fusedPaths ?? true,
         annotations,
         now,
         deadlineMs: began + timeoutMs,

@@ -6,6 +6,7 @@ import { evalAggregate } from './aggregate.js';
 import { evalBinary } from './binary.js';
 import { evalCall } from './call.js';
 import type { QueryContext } from './context.js';
+import { evalFusedAggregate, fusedAggregatePlan } from './fused-aggregate.js';
 import { assertNoDuplicateSeries, dropMetricName } from './labels.js';
 import { evalMatrixSelector, evalVectorSelector } from './selectors.js';
 
@@ -51,8 +52,10 @@ export class Evaluator {
   async eval(e: Expr): Promise<EvalResult> {
     if (this.ctx.check()) await this.ctx.pause();
     switch (e.type) {
-      case 'AggregateExpr':
-        return matrix(await evalAggregate(this, e));
+      case 'AggregateExpr': {
+        const fused = this.ctx.init.fusedPaths ? fusedAggregatePlan(e) : null;
+        return matrix(await (fused ? evalFusedAggregate(this, fused) : evalAggregate(this, e)));
+      }
       case 'BinaryExpr':
         return matrix(await evalBinary(this, e));
       case 'Call':

@@ -48,12 +48,13 @@ export function groupClassicBuckets(v: Vector, annotations: Annotations): Bucket
   return [...byKey.values()];
 }
 
-function checkQuantile(q: number, annotations: Annotations): void {
+/** Warns when φ is outside [0, 1] (or NaN), as every `histogram_quantile` step does. */
+export function checkQuantile(q: number, annotations: Annotations): void {
   if (Number.isNaN(q) || q < 0 || q > 1) annotations.warn(invalidQuantileWarning(q));
 }
 
 /** The quantile of one group, noting when its bucket counts had to be made monotonic. */
-function groupQuantile(q: number, g: BucketGroup, annotations: Annotations): number {
+export function groupQuantile(q: number, g: BucketGroup, annotations: Annotations): number {
   const r = bucketQuantile(q, g.buckets);
   if (r.forcedMonotonic) annotations.info(forcedMonotonicityInfo(g.metric.metricName));
   return r.value;

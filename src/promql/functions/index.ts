@@ -49,7 +49,8 @@ import type { FunctionImpl, InstantFunction, RangeFunction } from './types.js';
 export type { FunctionContext, FunctionImpl, InstantFunction, RangeFunction } from './types.js';
 export { absentLabels, isValidLabelName, stringArg, unwrapArg } from './args.js';
 export { formatOpenMetricsFloat } from './go-format.js';
-export { DUPLICATE_LABELSET_ERROR, SORT_IN_RANGE_QUERY_WARNING, invalidQuantileWarning, possibleNonCounterInfo } from './messages.js';
+export { DUPLICATE_LABELSET_ERROR, SORT_IN_RANGE_QUERY_WARNING, badBucketLabelWarning, invalidQuantileWarning, possibleNonCounterInfo } from './messages.js';
+export { checkQuantile, groupQuantile, type BucketGroup } from './histogram-quantile.js';
 export { bucketFraction, bucketQuantile, quantileOf, type Bucket, type BucketQuantileResult } from './quantile.js';
 export { naturalLess } from './sort.js';
 
