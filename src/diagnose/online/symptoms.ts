@@ -1,0 +1,68 @@
+/**
+ * The symptoms the online runner watches, as data: one PromQL expression per symptom over catalog
+ * names, one series per scope (endpoint and component), and when its value counts as a regression.
+ * A symptom crosses when its value passes an absolute floor *and* has moved by a factor against its
+ * baseline (the same expression an hour earlier): the floor keeps a quiet fleet's noise out, the
+ * factor keeps out a fleet whose normal is above the floor (the steady demo's SGLang P99 TTFT sits
+ * near 3 s). An SLO that burns (the rules' `SLOBurnRate*` alerts, src/rules/slo) crosses on its own.
+ */
+import type { DurationMs } from '../../model/index.js';
+import type { Symptom } from '../types.js';
+
+/** The labels an insight's scope is made of: one deployment of one model. */
+export const SCOPE_LABELS = ['endpoint', 'component'] as const;
+
+/** One watched symptom. */
+export interface SymptomRule {
+  readonly symptom: Symptom;
+  /** PromQL with one series per scope (`by (endpoint, component)`). */
+  readonly expr: string;
+  /** `above`: a regression is a rise (latency, errors); `below`: a fall (throughput). */
+  readonly direction: 'above' | 'below';
+  /** The absolute floor an `above` value must pass (unused for `below`). */
+  readonly floor: number;
+  /** How far the value must move against the baseline: above `factor ×` it, or below it `/ factor`. */
+  readonly factor: number;
+}
+
+const BY = `by (${SCOPE_LABELS.join(', ')})`;
+
+/** P99 of a catalog histogram per scope; buckets are summed per engine (layouts differ between engines). */
+function p99(histogram: string): string {
+  return `max ${BY} (histogram_quantile(0.99, sum by (${SCOPE_LABELS.join(', ')}, engine, le) (rate(${histogram}_bucket[5m]))))`;
+}
+
+/** The default rules: P99 TTFT, ITL and end-to-end latency, output throughput, and the front door's 5xx and 429 share. */
+export const DEFAULT_SYMPTOM_RULES: readonly SymptomRule[] = [
+  { symptom: 'ttft', expr: p99('llm_time_to_first_token_seconds'), direction: 'above', floor: 1, factor: 1.5 },
+  { symptom: 'itl', expr: p99('llm_inter_token_latency_seconds'), direction: 'above', floor: 0.05, factor: 1.5 },
+  { symptom: 'e2e', expr: p99('llm_e2e_request_latency_seconds'), direction: 'above', floor: 5, factor: 1.5 },
+  { symptom: 'tps', expr: `sum ${BY} (rate(llm_generation_tokens_total[5m]))`, direction: 'below', floor: 0, factor: 2 },
+  {
+    symptom: 'errors',
+    expr: `sum ${BY} (rate(llm_client_requests_total{status_class=~"5xx|429"}[5m])) / sum ${BY} (rate(llm_client_requests_total[5m]))`,
+    direction: 'above',
+    floor: 0.02,
+    factor: 2,
+  },
+];
+
+/** How far back the baseline of a symptom lies: the preceding hour. */
+export const BASELINE_OFFSET_MS: DurationMs = 3_600_000;
+
+/** The firing SLO burn-rate alerts of the rules (src/rules/slo), one series per objective and scope. */
+export const SLO_BURN_EXPR = 'ALERTS{alertname=~"SLOBurnRate(Fast|Slow)", alertstate="firing"}';
+
+/** The symptom an SLO's `slo` label stands for (`availability` is the errors symptom). */
+export function sloSymptom(slo: string): Symptom | undefined {
+  if (slo === 'ttft' || slo === 'itl' || slo === 'e2e') return slo;
+  return slo === 'availability' ? 'errors' : undefined;
+}
+
+/** Whether `value` is a regression against `baseline` under `rule` (null: no data). */
+export function crosses(rule: SymptomRule, value: number | null, baseline: number | null): boolean {
+  if (value === null || !Number.isFinite(value)) return false;
+  if (rule.direction === 'above') return value > rule.floor && (baseline === null || !Number.isFinite(baseline) || value > rule.factor * baseline);
+  // A fall needs a baseline to fall from: a deployment with no past throughput has not regressed.
+  return baseline !== null && Number.isFinite(baseline) && baseline > 0 && value < baseline / rule.factor;
+}
