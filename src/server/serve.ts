@@ -15,6 +15,7 @@ import { deferredAppendable, startServerGateway, type ServerGatewayOptions } fro
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { EventLoopDelayMetrics, processMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
@@ -73,6 +74,12 @@ export interface ServeOptions {
    * src/server/rules-wiring.ts): the external URL alerts link back to, and test seams.
    */
   rules?: Pick<RulesWiringOptions, 'timers' | 'notifier' | 'ruleFileFs'> & { readonly externalURL?: string };
+  /**
+   * Diagnosis (src/server/diagnose-wiring.ts): the diagnoser behind `/api/v1/diagnosis` and the
+   * online insight runner behind `/api/v1/insights` and the `llm_diagnosis_*` series, replayed over
+   * the backfill's span like the rules.
+   */
+  diagnose?: DiagnoseWiringOptions;
 }
 
 /** See `ServeOptions.backfill`. */
@@ -161,6 +168,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   });
   const queryClient = (): QueryClient | null =>
     db === null ? null : (client ??= new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata }));
+  const diagnosis = wireDiagnosis(o.diagnose ?? {}, queryClient, o.clock, o.logger);
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,
@@ -176,6 +184,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     logger: o.logger,
     bodyRead: o.bodyRead,
     rules: () => rulesSource,
+    diagnosis: () => diagnosis.source(),
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -263,6 +272,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         );
       }
       await rules.start(db, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+      // Insights over the same span (after the rules, whose SLO alerts open insights too), then live.
+      if (from !== undefined) {
+        await diagnosis.replay(db, client, from, o.clock(), aborting.signal).then(
+          (n) => o.logger.info('insights replayed over the backfill', { ticks: String(n) }),
+          (e: unknown) => o.logger.error('replaying the insights over the backfill failed', { err: e instanceof Error ? e.message : String(e) }),
+        );
+      }
+      diagnosis.start(db, client);
     }
     backfilling = false;
   });
@@ -292,6 +309,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await gateway?.close();
         await scraping.close();
         await rules.close();
+        await diagnosis.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),
