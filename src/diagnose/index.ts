@@ -4,6 +4,7 @@ export {
   CAUSE_CONFIDENCE_METRIC,
   INSIGHT_OPEN_METRIC,
   InsightRunner,
+  symptomQuery,
   type InsightRunnerOptions,
   type InsightSample,
   type InsightSink,

@@ -52,6 +52,8 @@ export interface InsightWire {
   /** Null while open. */
   readonly resolved: number | null;
   readonly causes: readonly CauseWire[];
+  /** The PromQL the symptom is watched with, narrowed to the scope (what the UI charts beside the evidence); absent when unknown. */
+  readonly query?: string;
 }
 
 /** The `data` of `GET /api/v1/insights`. */
@@ -151,6 +153,7 @@ function isInsight(i: unknown): boolean {
     typeof i.detected === 'number' &&
     numberOrNull(i.resolved) &&
     Array.isArray(i.causes) &&
-    i.causes.every(isCause)
+    i.causes.every(isCause) &&
+    (i.query === undefined || typeof i.query === 'string')
   );
 }

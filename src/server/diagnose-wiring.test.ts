@@ -42,6 +42,9 @@ describe('the insight runner in the server', () => {
       { symptom: 'ttft', scope: { endpoint: 'chat', component: 'llama-a' }, onset: DX_INCIDENT_MS / 1000, resolved: true, causes: ['kv-cache-pressure'] },
     ]);
     const [i] = data.insights;
+    expect(i.query).toBe(
+      'max by (endpoint, component) (histogram_quantile(0.99, sum by (endpoint, component, engine, le) (rate(llm_time_to_first_token_seconds_bucket{endpoint="chat", component="llama-a"}[5m]))))',
+    );
     expect(i.id).toBe(`ttft-${i.id.split('-')[1]}-${DX_INCIDENT_MS / 1000}`);
     expect(i.detected).toBe(DX_INCIDENT_MS / 1000 + 15);
     // The P99 keeps the slow requests in its 5-minute window after they end, then four calm ticks.

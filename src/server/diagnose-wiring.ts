@@ -66,7 +66,11 @@ export function wireDiagnosis(o: DiagnoseWiringOptions, client: () => QueryClien
     source: () => {
       const c = client();
       const d = c === null ? null : diagnoserOver(c);
-      return d === null ? null : { diagnose: d, insights: (startMs, endMs) => runner?.insights(startMs, endMs) ?? [] };
+      const insights = (startMs: UnixMs, endMs: UnixMs) => {
+        const r = runner;
+        return r === null ? [] : r.insights(startMs, endMs).map((i) => ({ ...i, query: r.symptomQuery(i.symptom, i.scope) }));
+      };
+      return d === null ? null : { diagnose: d, insights };
     },
     replay: (appendable, c, fromMs, toMs, signal) => runnerOver(appendable, c)?.replay(fromMs, toMs, signal) ?? Promise.resolve(0),
     start: (appendable, c) => runnerOver(appendable, c)?.start(),

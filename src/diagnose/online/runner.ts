@@ -9,11 +9,11 @@
  * way: range queries over a span of ticks, so a replay of hours costs a few queries per hour of
  * data, not a few per tick.
  */
-import { goQuote, noopLogger, systemTimers, type Clock, type DurationMs, type Logger, type Timers, type UnixMs } from '../../model/index.js';
+import { noopLogger, systemTimers, type Clock, type DurationMs, type Logger, type Timers, type UnixMs } from '../../model/index.js';
 import { parseSampleValue, type QueryClient, type RangeSeries } from '../../query/index.js';
-import type { Diagnoser, Insight, Scope } from '../types.js';
+import type { Diagnoser, Insight, Scope, Symptom } from '../types.js';
 import { InsightSeries, type InsightSink } from './series.js';
-import { BASELINE_OFFSET_MS, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, sloSymptom, type SymptomRule } from './symptoms.js';
+import { BASELINE_OFFSET_MS, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, scopeMatchers, sloSymptom, symptomQuery, type SymptomRule } from './symptoms.js';
 import { InsightTracker, type Observation, type TrackedInsight, type TrackerOptions } from './tracker.js';
 
 /** Options of `InsightRunner`. */
@@ -45,8 +45,8 @@ function rediagnoseDue(i: TrackedInsight, tMs: UnixMs): boolean {
 
 /** The selector that narrows a diagnosis to an insight's scope (none for a fleet-wide insight). */
 export function scopeSelector(scope: Scope): string | undefined {
-  const parts = Object.entries(scope).map(([k, v]) => `${k}=${goQuote(v)}`);
-  return parts.length === 0 ? undefined : `{${parts.join(', ')}}`;
+  const m = scopeMatchers(scope);
+  return m === '' ? undefined : `{${m}}`;
 }
 
 function scopeOf(metric: Readonly<Record<string, string>>): Scope {
@@ -87,6 +87,11 @@ export class InsightRunner {
     this.rules = o.rules ?? DEFAULT_SYMPTOM_RULES;
     this.intervalMs = o.intervalMs ?? 15_000;
     this.logger = o.logger ?? noopLogger;
+  }
+
+  /** The PromQL this runner watches `symptom` with, narrowed to `scope`. */
+  symptomQuery(symptom: Symptom, scope: Scope): string | undefined {
+    return symptomQuery(symptom, scope, this.rules);
   }
 
   /** The insights open at some time in `[startMs, endMs]`, oldest onset first (copies). */
@@ -145,7 +150,7 @@ export class InsightRunner {
   private async evaluate(fromMs: UnixMs, toMs: UnixMs, signal?: AbortSignal): Promise<number> {
     const step = this.intervalMs;
     const read = async (expr: string, shiftMs: DurationMs) => byTick((await this.o.client.range(expr, fromMs - shiftMs, toMs - shiftMs, step, { signal })).data.result, shiftMs);
-    const perRule = await Promise.all(this.rules.map(async (r) => ({ rule: r, now: await read(r.expr, 0), before: await read(r.expr, BASELINE_OFFSET_MS) })));
+    const perRule = await Promise.all(this.rules.map(async (r) => ({ rule: r, now: await read(r.expr(''), 0), before: await read(r.expr(''), BASELINE_OFFSET_MS) })));
     const slo = await this.o.client.range(SLO_BURN_EXPR, fromMs, toMs, step, { signal });
     let ticks = 0;
     for (let t = fromMs; t <= toMs; t += step) {

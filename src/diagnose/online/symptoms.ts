@@ -6,8 +6,8 @@
  * factor keeps out a fleet whose normal is above the floor (the steady demo's SGLang P99 TTFT sits
  * near 3 s). An SLO that burns (the rules' `SLOBurnRate*` alerts, src/rules/slo) crosses on its own.
  */
-import type { DurationMs } from '../../model/index.js';
-import type { Symptom } from '../types.js';
+import { goQuote, type DurationMs } from '../../model/index.js';
+import type { Scope, Symptom } from '../types.js';
 
 /** The labels an insight's scope is made of: one deployment of one model. */
 export const SCOPE_LABELS = ['endpoint', 'component'] as const;
@@ -15,8 +15,8 @@ export const SCOPE_LABELS = ['endpoint', 'component'] as const;
 /** One watched symptom. */
 export interface SymptomRule {
   readonly symptom: Symptom;
-  /** PromQL with one series per scope (`by (endpoint, component)`). */
-  readonly expr: string;
+  /** PromQL with one series per scope (`by (endpoint, component)`), its selectors narrowed by `matchers` (PromQL matcher text, '' for the whole fleet). */
+  readonly expr: (matchers: string) => string;
   /** `above`: a regression is a rise (latency, errors); `below`: a fall (throughput). */
   readonly direction: 'above' | 'below';
   /** The absolute floor an `above` value must pass (unused for `below`). */
@@ -27,9 +27,15 @@ export interface SymptomRule {
 
 const BY = `by (${SCOPE_LABELS.join(', ')})`;
 
+/** `name{matchers}`, or the bare name without matchers. */
+const sel = (name: string, ...matchers: string[]): string => {
+  const m = matchers.filter((x) => x !== '').join(', ');
+  return m === '' ? name : `${name}{${m}}`;
+};
+
 /** P99 of a catalog histogram per scope; buckets are summed per engine (layouts differ between engines). */
-function p99(histogram: string): string {
-  return `max ${BY} (histogram_quantile(0.99, sum by (${SCOPE_LABELS.join(', ')}, engine, le) (rate(${histogram}_bucket[5m]))))`;
+function p99(histogram: string): (matchers: string) => string {
+  return (m) => `max ${BY} (histogram_quantile(0.99, sum by (${SCOPE_LABELS.join(', ')}, engine, le) (rate(${sel(`${histogram}_bucket`, m)}[5m]))))`;
 }
 
 /** The default rules: P99 TTFT, ITL and end-to-end latency, output throughput, and the front door's 5xx and 429 share. */
@@ -37,15 +43,25 @@ export const DEFAULT_SYMPTOM_RULES: readonly SymptomRule[] = [
   { symptom: 'ttft', expr: p99('llm_time_to_first_token_seconds'), direction: 'above', floor: 1, factor: 1.5 },
   { symptom: 'itl', expr: p99('llm_inter_token_latency_seconds'), direction: 'above', floor: 0.05, factor: 1.5 },
   { symptom: 'e2e', expr: p99('llm_e2e_request_latency_seconds'), direction: 'above', floor: 5, factor: 1.5 },
-  { symptom: 'tps', expr: `sum ${BY} (rate(llm_generation_tokens_total[5m]))`, direction: 'below', floor: 0, factor: 2 },
+  { symptom: 'tps', expr: (m) => `sum ${BY} (rate(${sel('llm_generation_tokens_total', m)}[5m]))`, direction: 'below', floor: 0, factor: 2 },
   {
     symptom: 'errors',
-    expr: `sum ${BY} (rate(llm_client_requests_total{status_class=~"5xx|429"}[5m])) / sum ${BY} (rate(llm_client_requests_total[5m]))`,
+    expr: (m) => `sum ${BY} (rate(${sel('llm_client_requests_total', 'status_class=~"5xx|429"', m)}[5m])) / sum ${BY} (rate(${sel('llm_client_requests_total', m)}[5m]))`,
     direction: 'above',
     floor: 0.02,
     factor: 2,
   },
 ];
+
+/** The matcher text of a scope (`endpoint="chat", component="a"`). */
+export function scopeMatchers(scope: Scope): string {
+  return Object.entries(scope).map(([k, v]) => `${k}=${goQuote(v)}`).join(', ');
+}
+
+/** The PromQL a symptom is watched with, narrowed to a scope (what the UI charts beside the evidence); undefined for a symptom no rule watches. */
+export function symptomQuery(symptom: Symptom, scope: Scope, rules: readonly SymptomRule[] = DEFAULT_SYMPTOM_RULES): string | undefined {
+  return rules.find((r) => r.symptom === symptom)?.expr(scopeMatchers(scope));
+}
 
 /** How far back the baseline of a symptom lies: the preceding hour. */
 export const BASELINE_OFFSET_MS: DurationMs = 3_600_000;

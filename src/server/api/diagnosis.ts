@@ -18,8 +18,8 @@ import { ApiError, goQuote, invalidParam } from './params.js';
 /** What the two routes read: the diagnoser over the server's query client, and the online runner's insights. */
 export interface DiagnosisSource {
   readonly diagnose: Diagnoser;
-  /** The insights open at some time in `[startMs, endMs]`, oldest onset first. */
-  insights(startMs: UnixMs, endMs: UnixMs): readonly Insight[];
+  /** The insights open at some time in `[startMs, endMs]`, oldest onset first, each with its symptom's query where known. */
+  insights(startMs: UnixMs, endMs: UnixMs): readonly (Insight & { readonly query?: string })[];
 }
 
 /** Unix ms to the API's Unix seconds. */
@@ -46,7 +46,7 @@ export function diagnosisJson(d: Diagnosis): DiagnosisData {
 }
 
 /** An insight as the API writes it. */
-export function insightJson(i: Insight): InsightWire {
+export function insightJson(i: Insight & { readonly query?: string }): InsightWire {
   return {
     id: i.id,
     symptom: i.symptom,
@@ -55,6 +55,7 @@ export function insightJson(i: Insight): InsightWire {
     detected: seconds(i.detectedMs),
     resolved: i.resolvedMs === null ? null : seconds(i.resolvedMs),
     causes: i.causes.map(causeJson),
+    ...(i.query === undefined ? {} : { query: i.query }),
   };
 }
 
