@@ -33,6 +33,8 @@ export async function writeDiagnosisFleet(dir: string): Promise<void> {
       const slow = inIncident(component, t);
       BOUNDS.forEach((_, i) => (counts[i] += slow ? (i >= 4 ? 20 : 0) : 20));
       app.append(0, Labels.from({ __name__: 'llm_kv_cache_usage_ratio', ...id }), t, slow ? 0.97 : component === 'llama-a' ? 0.45 : 0.4);
+      // The scrape's own series, with the identity labels the UI's hex grid draws its cells from.
+      app.append(0, Labels.from({ __name__: 'up', job: 'sim', ...id, instance: `i-${component}`, az: 'us-east-1a', model: component, instance_type: 'g5.xlarge' }), t, 1);
       BOUNDS.forEach((le, i) => app.append(0, Labels.from({ __name__: 'llm_time_to_first_token_seconds_bucket', ...id, le }), t, counts[i]));
     }
   }
