@@ -6,13 +6,14 @@
  * through `InsightSink`, the output port it declares and `src/server` binds to the store.
  */
 import { STALE_NAN, type UnixMs } from '../../model/index.js';
+import { METRIC } from '../../semconv/index.js';
 import type { CauseId } from '../types.js';
 import type { TrackedInsight } from './tracker.js';
 
-/** 1 while the insight is open. */
-export const INSIGHT_OPEN_METRIC = 'llm_diagnosis_insight_open';
-/** The confidence of one of an open insight's best causes, in [0, 1]. */
-export const CAUSE_CONFIDENCE_METRIC = 'llm_diagnosis_cause_confidence_ratio';
+/** 1 while the insight is open (a catalog metric: src/semconv/catalog-diagnosis.ts). */
+export const INSIGHT_OPEN_METRIC = METRIC.LLM_DIAGNOSIS_INSIGHT_OPEN;
+/** The confidence of one of an open insight's best causes, in [0, 1] (a catalog metric). */
+export const CAUSE_CONFIDENCE_METRIC = METRIC.LLM_DIAGNOSIS_CAUSE_CONFIDENCE_RATIO;
 /** How many of an insight's causes become series. */
 export const CAUSES_AS_SERIES = 3;
 
