@@ -13,7 +13,7 @@ import { noopLogger, systemTimers, type Clock, type DurationMs, type Logger, typ
 import { parseSampleValue, type QueryClient, type RangeSeries } from '../../query/index.js';
 import type { Diagnoser, Insight, Scope, Symptom } from '../types.js';
 import { InsightSeries, type InsightSink } from './series.js';
-import { BASELINE_OFFSET_MS, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, scopeMatchers, sloSymptom, symptomQuery, type SymptomRule } from './symptoms.js';
+import { BASELINE_WINDOW, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, scopeMatchers, sloSymptom, symptomQuery, type SymptomRule } from './symptoms.js';
 import { InsightTracker, type Observation, type TrackedInsight, type TrackerOptions } from './tracker.js';
 
 /** Options of `InsightRunner`. */
@@ -55,17 +55,24 @@ function scopeOf(metric: Readonly<Record<string, string>>): Scope {
   return out;
 }
 
-/** A range result as value per tick time, per scope. */
-function byTick(series: readonly RangeSeries[], shiftMs: DurationMs): Map<string, { scope: Scope; values: Map<UnixMs, number> }> {
+/** A range result as value per time, per scope. */
+function byTime(series: readonly RangeSeries[]): Map<string, { scope: Scope; values: Map<UnixMs, number> }> {
   const out = new Map<string, { scope: Scope; values: Map<UnixMs, number> }>();
   for (const s of series) {
     const scope = scopeOf(s.metric);
     const key = JSON.stringify(scope);
     const entry = out.get(key) ?? { scope, values: new Map<UnixMs, number>() };
-    for (const [sec, v] of s.values) entry.values.set(Math.round(sec * 1000) + shiftMs, parseSampleValue(v));
+    for (const [sec, v] of s.values) entry.values.set(Math.round(sec * 1000), parseSampleValue(v));
     out.set(key, entry);
   }
   return out;
+}
+
+/** The highest value in `[fromMs, toMs]`; null when there is none. */
+function windowMax(values: ReadonlyMap<UnixMs, number> | undefined, fromMs: UnixMs, toMs: UnixMs): number | null {
+  let max: number | null = null;
+  for (const [t, v] of values ?? []) if (t >= fromMs && t <= toMs && Number.isFinite(v) && (max === null || v > max)) max = v;
+  return max;
 }
 
 /** The runner. Call `replay` (optional) before `start`; `stop` ends live ticks. */
@@ -149,8 +156,16 @@ export class InsightRunner {
   /** Reads the ticks of `[fromMs, toMs]` (multiples of the interval) and steps through them. */
   private async evaluate(fromMs: UnixMs, toMs: UnixMs, signal?: AbortSignal): Promise<number> {
     const step = this.intervalMs;
-    const read = async (expr: string, shiftMs: DurationMs) => byTick((await this.o.client.range(expr, fromMs - shiftMs, toMs - shiftMs, step, { signal })).data.result, shiftMs);
-    const perRule = await Promise.all(this.rules.map(async (r) => ({ rule: r, now: await read(r.expr(''), 0), before: await read(r.expr(''), BASELINE_OFFSET_MS) })));
+    // The baseline window is read at a coarser step: its highest value does not need every tick.
+    const baselineStep = Math.max(step, 60_000);
+    const read = async (expr: string, from: UnixMs, to: UnixMs, stepMs: DurationMs) => byTime((await this.o.client.range(expr, from, to, stepMs, { signal })).data.result);
+    const perRule = await Promise.all(
+      this.rules.map(async (r) => ({
+        rule: r,
+        now: await read(r.expr(''), fromMs, toMs, step),
+        before: await read(r.expr(''), Math.floor((fromMs - BASELINE_WINDOW.fromMs) / baselineStep) * baselineStep, toMs - BASELINE_WINDOW.toMs, baselineStep),
+      })),
+    );
     const slo = await this.o.client.range(SLO_BURN_EXPR, fromMs, toMs, step, { signal });
     let ticks = 0;
     for (let t = fromMs; t <= toMs; t += step) {
@@ -160,7 +175,7 @@ export class InsightRunner {
         for (const [key, { scope, values }] of now) {
           const value = values.get(t);
           if (value === undefined) continue;
-          obs.push({ symptom: rule.symptom, scope, rule, value, baseline: before.get(key)?.values.get(t) ?? null });
+          obs.push({ symptom: rule.symptom, scope, rule, value, baseline: windowMax(before.get(key)?.values, t - BASELINE_WINDOW.fromMs, t - BASELINE_WINDOW.toMs) });
         }
       }
       for (const s of slo.data.result) {

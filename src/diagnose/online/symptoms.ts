@@ -2,9 +2,11 @@
  * The symptoms the online runner watches, as data: one PromQL expression per symptom over catalog
  * names, one series per scope (endpoint and component), and when its value counts as a regression.
  * A symptom crosses when its value passes an absolute floor *and* has moved by a factor against its
- * baseline (the same expression an hour earlier): the floor keeps a quiet fleet's noise out, the
- * factor keeps out a fleet whose normal is above the floor (the steady demo's SGLang P99 TTFT sits
- * near 3 s). An SLO that burns (the rules' `SLOBurnRate*` alerts, src/rules/slo) crosses on its own.
+ * baseline (the expression's highest value over the hour that ended ten minutes ago): the floor
+ * keeps a quiet fleet's noise out, the factor keeps out a fleet whose normal is above the floor (the
+ * steady demo's SGLang P99 TTFT sits near 3 s), and the hour's highest value keeps out a diurnal
+ * rise, which ten minutes never move by half (the demo's two-hour day would, against one instant an
+ * hour back: that is half a cycle). An SLO that burns (the rules' `SLOBurnRate*` alerts, src/rules/slo) crosses on its own.
  */
 import { goQuote, type DurationMs } from '../../model/index.js';
 import type { Scope, Symptom } from '../types.js';
@@ -63,8 +65,8 @@ export function symptomQuery(symptom: Symptom, scope: Scope, rules: readonly Sym
   return rules.find((r) => r.symptom === symptom)?.expr(scopeMatchers(scope));
 }
 
-/** How far back the baseline of a symptom lies: the preceding hour. */
-export const BASELINE_OFFSET_MS: DurationMs = 3_600_000;
+/** The window a symptom's baseline is the highest value of, as offsets back from the tick: from 70 to 10 minutes before it. */
+export const BASELINE_WINDOW: { readonly fromMs: DurationMs; readonly toMs: DurationMs } = { fromMs: 70 * 60_000, toMs: 10 * 60_000 };
 
 /** The firing SLO burn-rate alerts of the rules (src/rules/slo), one series per objective and scope. */
 export const SLO_BURN_EXPR = 'ALERTS{alertname=~"SLOBurnRate(Fast|Slow)", alertstate="firing"}';
