@@ -5,5 +5,5 @@
  */
 export { InsightRunner, scopeSelector, type InsightRunnerOptions } from './runner.js';
 export { CAUSE_CONFIDENCE_METRIC, CAUSES_AS_SERIES, INSIGHT_OPEN_METRIC, InsightSeries, type InsightSample, type InsightSink } from './series.js';
-export { BASELINE_WINDOW, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, crosses, scopeMatchers, sloSymptom, symptomQuery, type SymptomRule } from './symptoms.js';
+export { BASELINE_WINDOW, DEFAULT_SYMPTOM_RULES, SCOPE_LABELS, SLO_BURN_EXPR, TPS_SYMPTOM_RULE, crosses, scopeMatchers, sloSymptom, symptomQuery, type SymptomRule } from './symptoms.js';
 export { InsightTracker, insightId, scopeKey, type Observation, type TickChanges, type TrackedInsight, type TrackerOptions } from './tracker.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { crosses, DEFAULT_SYMPTOM_RULES, sloSymptom, type SymptomRule } from './symptoms.js';
+import { crosses, DEFAULT_SYMPTOM_RULES, TPS_SYMPTOM_RULE, sloSymptom, type SymptomRule } from './symptoms.js';
 import { InsightTracker, insightId, type Observation } from './tracker.js';
 
 const TTFT = DEFAULT_SYMPTOM_RULES.find((r) => r.symptom === 'ttft') as SymptomRule;
-const TPS = DEFAULT_SYMPTOM_RULES.find((r) => r.symptom === 'tps') as SymptomRule;
+const TPS = TPS_SYMPTOM_RULE;
 const SCOPE = { endpoint: 'chat', component: 'a' };
 const STEP = 15_000;
 
