@@ -29,6 +29,16 @@ const GENERATORS: Record<string, Generator> = {
     describe: '/api/v1/rules and /api/v1/alerts of a real Prometheus 2.42 evaluating a small rule file (web/src/api/testdata/)',
     run: async (log) => (await import('../test/e2e/rules-api-capture.js')).updateRulesApiGolden(log),
   },
+  diagnosis: {
+    describe: 'the answers of /api/v1/diagnosis and /api/v1/insights over the fixture fleet (src/server/api/testdata/diagnosis-api.json)',
+    run: async (log) => {
+      const { spawnSync } = await import('node:child_process');
+      const r = spawnSync('npx', ['vitest', 'run', 'src/server/api/diagnosis.test.ts'], { env: { ...process.env, UPDATE_GOLDENS: '1' }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`diagnosis goldens update failed:\n${r.stdout}${r.stderr}`);
+      log('wrote src/server/api/testdata/diagnosis-api.json');
+      return 1;
+    },
+  },
   promqltest: {
     describe: 'the list of upstream promqltest evals that pass (src/promql/promqltest/baseline.txt)',
     run: async (log) => {

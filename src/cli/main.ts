@@ -2,6 +2,7 @@ import { ConfigError } from '../config/index.js';
 import { UsageError } from './args.js';
 import { checkRulesCommand } from './check-rules.js';
 import { demoCommand } from './demo.js';
+import { diagnoseCommand } from './diagnose.js';
 import { gatewayCommand } from './gateway.js';
 import { ListenError } from './listen-error.js';
 import { serveCommand } from './serve.js';
@@ -15,6 +16,7 @@ Commands:
   sim       run a simulated LLM inference fleet (targets for scraping, OpenAI API, faults)
   gateway   run the OpenAI-compatible gateway alone, in front of engine replicas
   check-rules  check Prometheus rule files as 'promtool check rules' does
+  diagnose  ask a running server what caused a latency or throughput regression
   help      show this text
 
 Run 'infersight <command> --help' for a command's flags.
@@ -35,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
         return await gatewayCommand(rest);
       case 'check-rules':
         return await checkRulesCommand(rest);
+      case 'diagnose':
+        return await diagnoseCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -17,6 +17,17 @@ export {
 } from './format.js';
 export { HttpQueryClient, type HttpQueryClientOptions } from './http-client.js';
 export { HttpRulesClient, type RulesClient, type RulesOptions } from './rules-client.js';
+export {
+  HttpDiagnosisClient,
+  type CauseWire,
+  type DiagnosisClient,
+  type DiagnosisData,
+  type DiagnosisOptions,
+  type EvidenceWire,
+  type InsightWire,
+  type InsightsData,
+  type InsightsOptions,
+} from './diagnosis-client.js';
 export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,

@@ -1,4 +1,5 @@
 import { COLD_START_METRICS } from './catalog-cold-start.js';
+import { DIAGNOSIS_METRICS } from './catalog-diagnosis.js';
 import { FLEET_METRICS, FRONTDOOR_METRICS } from './catalog-frontdoor.js';
 import { GPU_ERROR_METRICS } from './catalog-gpu-errors.js';
 import { GPU_METRICS } from './catalog-gpu.js';
@@ -26,6 +27,7 @@ const BY_AREA = {
   fleet: FLEET_METRICS,
   quality: QUALITY_METRICS,
   cost: COST_METRICS,
+  diagnosis: DIAGNOSIS_METRICS,
 } as const satisfies Record<Area, readonly unknown[]>;
 
 type Specs = (typeof BY_AREA)[Area][number];
@@ -48,6 +50,7 @@ export const AREA_TITLES: Readonly<Record<Area, string>> = {
   fleet: 'Fleet',
   quality: 'Quality',
   cost: 'Cost',
+  diagnosis: 'Diagnosis',
 };
 
 /** Every catalog metric, grouped by section in `AREAS` order. */

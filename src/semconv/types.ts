@@ -25,6 +25,7 @@ export const AREAS = [
   'fleet',
   'quality',
   'cost',
+  'diagnosis',
 ] as const;
 
 /** One of the catalog's sections. */
@@ -75,7 +76,7 @@ export type ConversionId =
   | 'mhz_to_hertz';
 
 /** The Infersight component that writes a catalog metric itself (no engine exposes it). */
-export type Producer = 'gateway' | 'fleet' | 'quality' | 'cost';
+export type Producer = 'gateway' | 'fleet' | 'quality' | 'cost' | 'diagnose';
 
 /** One engine-native metric that a catalog metric is derived from, with the conversion. */
 export interface SourceMetric {

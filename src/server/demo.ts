@@ -181,6 +181,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       sim: sim.handlers,
       gateway: g === null ? undefined : { config: gwConfig(), listen: g.listen ?? '127.0.0.1:9310', listenRequired: g.listenRequired ?? false },
       backfill,
+      // The insight runner ticks with the scrape interval (and replays over the history after the rules).
+      diagnose: { intervalMs, ...o.diagnose },
     });
     let refresh: ReturnType<typeof setInterval> | undefined;
     const gw = server.gateway;

@@ -38,6 +38,8 @@ const READ_ROUTES = [
   'GET /api/v1/alerts',
   'GET /api/v1/alertmanagers',
   'GET /api/v1/rules/pack',
+  'GET /api/v1/diagnosis',
+  'GET /api/v1/insights',
   'GET /api/v1/dashboards',
   'GET /api/v1/dashboards/:id',
   'GET /api/v1/dashboards/:id/grafana',

@@ -15,6 +15,7 @@ import { deferredAppendable, startServerGateway, type ServerGatewayOptions } fro
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { EventLoopDelayMetrics, processMetricFamilies, resultCacheMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
@@ -78,7 +79,16 @@ export interface ServeOptions {
    * src/server/rules-wiring.ts): the external URL alerts link back to, and test seams.
    */
   rules?: Pick<RulesWiringOptions, 'timers' | 'notifier' | 'ruleFileFs'> & { readonly externalURL?: string };
+  /**
+   * Diagnosis (src/server/diagnose-wiring.ts): the diagnoser behind `/api/v1/diagnosis` and the
+   * online insight runner behind `/api/v1/insights` and the `llm_diagnosis_*` series, replayed over
+   * the backfill's span like the rules.
+   */
+  diagnose?: DiagnoseWiringOptions;
 }
+
+/** How far the insight runner's replay may lag a backfill before it catches up (well inside the head's hour). */
+const INSIGHTS_FOLLOW_STEP_MS = 30 * 60_000;
 
 /** See `ServeOptions.backfill`. */
 export interface ServerBackfill {
@@ -179,6 +189,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     resultCache = cacheBytes > 0 ? new ResultCache({ engine, queryable: db, changes: db.changes, maxBytes: cacheBytes }) : null;
     return (client = new EngineQueryClient({ engine: resultCache ?? engine, queryable: db, metadata: catalogMetadata }));
   };
+  const diagnosis = wireDiagnosis(o.diagnose ?? {}, queryClient, o.clock, o.logger);
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,
@@ -194,6 +205,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     logger: o.logger,
     bodyRead: o.bodyRead,
     rules: () => rulesSource,
+    diagnosis: () => diagnosis.source(),
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -265,16 +277,30 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const ready = opened.then(async () => {
     const b = o.backfill;
     const client = queryClient();
-    // Rules over the backfilled span, as if they had run live: they follow the backfill as its
-    // data becomes complete, so each evaluation writes close behind the newest sample (the head
-    // refuses samples more than half a block range behind it), then they go live.
-    const replay = b?.rulesFromMs !== undefined && db !== null && client !== null ? rules.replay(db, client, b.rulesFromMs) : null;
-    let replayFailed = false;
-    const follow = async (completeToMs: UnixMs): Promise<void> => {
-      if (replay === null || replayFailed) return;
-      await replay.advanceTo(completeToMs).catch((e: unknown) => {
-        replayFailed = true;
-        o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+    // Rules and insights over the backfilled span, as if they had run live: they follow the
+    // backfill as its data becomes complete, so what they write lands close behind the newest
+    // sample (the head refuses samples more than half a block range behind it), then go live.
+    const from = b?.rulesFromMs;
+    const store = db;
+    const replay = from !== undefined && store !== null && client !== null ? rules.replay(store, client, from) : null;
+    let rulesFailed = false;
+    let insightsFailed = false;
+    let insightsToMs = from ?? 0;
+    const follow = async (completeToMs: UnixMs, last = false): Promise<void> => {
+      if (from === undefined || store === null || client === null) return;
+      if (replay !== null && !rulesFailed) {
+        await replay.advanceTo(completeToMs).catch((e: unknown) => {
+          rulesFailed = true;
+          o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+        });
+      }
+      // After the rules, whose SLO alerts open insights too; in half-hour steps, since the
+      // runner reads up to an hour of ticks per range query.
+      if (insightsFailed || (!last && completeToMs - insightsToMs < INSIGHTS_FOLLOW_STEP_MS)) return;
+      insightsToMs = completeToMs;
+      await diagnosis.replay(store, client, from, completeToMs, aborting.signal).catch((e: unknown) => {
+        insightsFailed = true;
+        if (!aborting.signal.aborted) o.logger.error('replaying the insights over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
       });
     };
     if (b !== undefined && ingestTarget !== null && client !== null) {
@@ -282,12 +308,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
       });
     }
-    if (db !== null && client !== null && !aborting.signal.aborted) {
-      if (replay !== null) {
-        await follow(o.clock());
-        if (!replayFailed) o.logger.info('rules replayed over the backfill', { evaluations: String(replay.result().evaluations) });
+    if (store !== null && client !== null && !aborting.signal.aborted) {
+      if (from !== undefined) {
+        await follow(o.clock(), true);
+        if (replay !== null && !rulesFailed) o.logger.info('rules replayed over the backfill', { evaluations: String(replay.result().evaluations) });
       }
-      await rules.start(db, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+      await rules.start(store, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+      diagnosis.start(store, client);
     }
     backfilling = false;
   });
@@ -317,6 +344,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await gateway?.close();
         await scraping.close();
         await rules.close();
+        await diagnosis.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),

@@ -55,6 +55,7 @@ describe('resolveUiPath', () => {
     ['/targets/', { kind: 'page' }],
     ['/alerts', { kind: 'page' }],
     ['/rules', { kind: 'page' }],
+    ['/diagnosis', { kind: 'page' }],
     ['/nope', { kind: 'bad' }],
     ['/explore/deeper', { kind: 'bad' }],
     ['/assets/app.js', { kind: 'file', rel: 'assets/app.js' }],

@@ -1,6 +1,6 @@
 /**
  * Serves the built web UI (`web/`, built by Vite into `dist/web/`) at `/`. The UI is a
- * single-page app: a GET for one of its pages (`/`, `/explore`, `/alerts`, `/rules`, `/targets?…`) answers
+ * single-page app: a GET for one of its pages (`/`, `/explore`, `/alerts`, `/rules`, `/targets?…`, `/diagnosis`) answers
  * `index.html` and the app routes on the client; files with an extension answer from the build;
  * anything else is a 404.
  *
@@ -51,7 +51,7 @@ interface CachedFile {
  * The app's client-side routes (web/src/app/App.tsx) besides `/`. Only these answer `index.html`,
  * so that a mistyped path is a 404 as in Prometheus, not an empty page.
  */
-const UI_PAGES: ReadonlySet<string> = new Set(['explore', 'alerts', 'rules', 'targets']);
+const UI_PAGES: ReadonlySet<string> = new Set(['explore', 'alerts', 'rules', 'targets', 'diagnosis']);
 
 /** What the UI handler was asked for, after checking the path. */
 type Resolved = { kind: 'file'; rel: string } | { kind: 'page' } | { kind: 'bad'; message: string };

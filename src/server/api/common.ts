@@ -10,6 +10,7 @@ import { describeError, respond, respondError, type ApiResult } from './respond.
 import { DEFAULT_MAX_RESPONSE_BYTES } from './stream.js';
 import type { StatusSources } from './status.js';
 import type { RulesSource } from './rules.js';
+import type { DiagnosisSource } from './diagnosis.js';
 
 /** Limits on what one API request may carry. */
 export interface ApiLimits {
@@ -47,6 +48,8 @@ export interface ApiDeps {
   readonly bodyRead?: BodyReadSettings;
   /** The rules and alerts `/api/v1/rules`, `/api/v1/alerts` and `/api/v1/alertmanagers` show; none when absent or null. */
   readonly rules?: () => RulesSource | null;
+  /** The diagnoser and insights `/api/v1/diagnosis` and `/api/v1/insights` read; `unavailable` when absent or null. */
+  readonly diagnosis?: () => DiagnosisSource | null;
 }
 
 /** One API request as a handler sees it. */

@@ -5,7 +5,17 @@
  * goes through `authFetch` (auth.ts): stored credentials, and the login prompt on a 401.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
-import { HttpQueryClient, HttpRulesClient, QueryClientError, errorTypeForHttpStatus, type QueryClient, type RulesClient, type TargetDiscovery } from '../../../src/query/index.js';
+import {
+  HttpDiagnosisClient,
+  HttpQueryClient,
+  HttpRulesClient,
+  QueryClientError,
+  errorTypeForHttpStatus,
+  type DiagnosisClient,
+  type QueryClient,
+  type RulesClient,
+  type TargetDiscovery,
+} from '../../../src/query/index.js';
 import { authFetch } from './auth.js';
 
 /** One scrape target, as `/api/v1/targets` writes it: the API's wire type (`src/query`). */
@@ -20,10 +30,13 @@ export class InfersightApi {
   readonly query: QueryClient;
   /** `/api/v1/rules` and `/api/v1/alerts`. */
   readonly rules: RulesClient;
+  /** `/api/v1/diagnosis` and `/api/v1/insights`. */
+  readonly diagnosis: DiagnosisClient;
 
   constructor(private readonly baseUrl: string) {
     this.query = new HttpQueryClient({ url: baseUrl, fetch: authFetch });
     this.rules = new HttpRulesClient({ url: baseUrl, fetch: authFetch });
+    this.diagnosis = new HttpDiagnosisClient({ url: baseUrl, fetch: authFetch });
   }
 
   /** `GET /api/v1/targets`. */

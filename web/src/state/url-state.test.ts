@@ -25,6 +25,7 @@ describe('URL state', () => {
       exploreTab: 'table',
       filter: 'dcgm down',
       alertStates: ['firing', 'pending'],
+      insight: 'ttft-5f2c01ab-1736163000',
       theme: 'light',
     };
     expect(roundTrip(s)).toEqual(s);
@@ -82,6 +83,7 @@ describe('URL state', () => {
       exploreTab: fc.constantFrom('graph' as const, 'table' as const),
       filter: text,
       alertStates: fc.subarray(['firing', 'pending', 'inactive'] as const),
+      insight: text,
     });
     fc.assert(
       fc.property(state, (s) => {
@@ -100,6 +102,7 @@ describe('paths', () => {
     ['/infersight/explore', 'explore'],
     ['/alerts', 'alerts'],
     ['/rules', 'rules'],
+    ['/diagnosis', 'diagnosis'],
     ['/whatever', 'insights'],
   ] as const)('%s is %s', (path, page) => {
     expect(pageFromPath(path)).toBe(page);

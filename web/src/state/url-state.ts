@@ -19,16 +19,17 @@
  * | `expr=<PromQL>`, `etab=table` | Explore's query and tab (default graph) |
  * | `filter=<text>` | the filter box of Targets, Alerts and Rules |
  * | `state=firing` (repeated) | the Alerts page's state filter (default: every state) |
+ * | `insight=<id>` | the insight the Diagnosis page shows (default: the newest) |
  * | `theme=dark` | theme override (otherwise the stored choice or the OS preference) |
  */
 import { formatDurationMs, parseDurationMs } from '../format/units.js';
 import { DEFAULT_RANGE, parseTimeParam, type TimeRange } from './time-range.js';
 
 /** The pages, by URL path. */
-export type Page = 'insights' | 'explore' | 'alerts' | 'rules' | 'targets';
+export type Page = 'insights' | 'explore' | 'alerts' | 'rules' | 'targets' | 'diagnosis';
 
 /** The pages besides Insights, each at `/<page>` (Prometheus' paths for alerts, rules and targets). */
-const SUB_PAGES: ReadonlySet<string> = new Set<Page>(['explore', 'alerts', 'rules', 'targets']);
+const SUB_PAGES: ReadonlySet<string> = new Set<Page>(['explore', 'alerts', 'rules', 'targets', 'diagnosis']);
 
 /** An alerting rule's state, as the Alerts page filters on it. */
 export type AlertStateFilter = 'firing' | 'pending' | 'inactive';
@@ -62,6 +63,8 @@ export interface UrlState {
   readonly filter: string;
   /** The Alerts page's state filter; empty: every state. */
   readonly alertStates: readonly AlertStateFilter[];
+  /** The Diagnosis page's insight id; '' for the newest. */
+  readonly insight: string;
   readonly theme?: Theme;
 }
 
@@ -79,6 +82,7 @@ export const DEFAULT_STATE: UrlState = {
   exploreTab: 'graph',
   filter: '',
   alertStates: [],
+  insight: '',
 };
 
 /** The page a path shows: `/explore`, `/alerts`, `/rules` and `/targets` (at any depth, for a prefixed mount), else Insights. */
@@ -126,6 +130,7 @@ export function decodeUrlState(search: string): UrlState {
     exploreTab: etab === 'table' ? 'table' : 'graph',
     filter: p.get('filter') ?? '',
     alertStates: ALERT_STATES.filter((s) => p.getAll('state').includes(s)),
+    insight: p.get('insight') ?? '',
     ...(theme === 'dark' || theme === 'light' ? { theme } : {}),
   };
 }
@@ -152,12 +157,13 @@ export function encodeUrlState(s: UrlState): string {
   if (s.exploreTab !== 'graph') p.set('etab', s.exploreTab);
   if (s.filter !== '') p.set('filter', s.filter);
   for (const st of ALERT_STATES) if (s.alertStates.includes(st)) p.append('state', st);
+  if (s.insight !== '') p.set('insight', s.insight);
   if (s.theme !== undefined) p.set('theme', s.theme);
   return p.toString();
 }
 
 /** Keys with a meaning of their own: a hex-grid view of one of these names cannot carry a selection. */
-const RESERVED: ReadonlySet<string> = new Set(['range', 'from', 'to', 'refresh', 'hex', 'quantile', 'expr', 'etab', 'filter', 'state', 'theme']);
+const RESERVED: ReadonlySet<string> = new Set(['range', 'from', 'to', 'refresh', 'hex', 'quantile', 'expr', 'etab', 'filter', 'state', 'insight', 'theme']);
 
 function decodeRange(p: URLSearchParams): TimeRange {
   const from = parseTimeParam(p.get('from') ?? '');

@@ -53,7 +53,7 @@ export function TopBar(): ReactNode {
         ))}
       </nav>
       <div className="topbar-spacer" />
-      {page !== 'targets' && page !== 'alerts' && page !== 'rules' && <TimeRangePicker range={state.range} onChange={(range) => updateUrlState({ range }, { push: true })} />}
+      {page !== 'targets' && page !== 'alerts' && page !== 'rules' && page !== 'diagnosis' && <TimeRangePicker range={state.range} onChange={(range) => updateUrlState({ range }, { push: true })} />}
       <RefreshPicker refreshMs={state.refreshMs} onChange={(refreshMs) => updateUrlState({ refreshMs })} />
       <ThemeToggle />
     </header>

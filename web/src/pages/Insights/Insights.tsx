@@ -12,6 +12,7 @@ import { useApiResource } from '../../api/use-api-resource.js';
 import { useLabelValues } from '../../api/use-label-values.js';
 import { SegmentedControl } from '../../components/SegmentedControl/SegmentedControl.js';
 import { VariableBar } from '../../components/VariableBar/VariableBar.js';
+import { InsightBanner } from '../Diagnosis/InsightBanner.js';
 import { dashboardById } from '../../../../src/dashboards/index.js';
 import { formatDurationMs, parseDurationMs } from '../../format/units.js';
 import { annotationEvents, type AnnotationEvent } from '../../panels/model/annotations.js';
@@ -198,6 +199,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
 
   return (
     <main className="insights" aria-label={dashboard.title}>
+      <InsightBanner />
       <div className="insights-toolbar">
         <VariableBar dashboard={dashboard} values={state.vars} startMs={window.startMs} endMs={window.endMs} onChange={setVariable} />
         <div className="toolbar-spacer" />
