@@ -76,20 +76,25 @@ const VM_BODY_BYTES = 8 << 20;
 const COMMIT_SAMPLES = 200_000;
 
 /**
+ * Our store takes samples no older than its newest minus half a block range (1 h): it is written
+ * in passes over windows of this length, every series' samples of one window per pass.
+ */
+const OURS_WINDOW_MS = 30 * 60_000;
+
+/**
  * Reads every series of `from` once (sorted by labels, so each metric family is contiguous, as
- * OpenMetrics requires) and writes its finite samples into the three targets.
+ * OpenMetrics requires) and writes its finite samples into the three targets: OpenMetrics and
+ * VictoriaMetrics series by series, our store afterwards in time windows (`OURS_WINDOW_MS`).
  */
 export async function exportStores(from: Db, to: ExportTargets): Promise<ExportedStores> {
   const t0 = performance.now();
   const q = from.querier(-Infinity, Infinity);
   const set = q.select([new Matcher('=~', '__name__', '.+')]);
   const om = new OpenMetricsFile(to.openMetricsFile);
-  let app = to.ours.appender();
-  let pending = 0;
+  const kept: { labels: Labels; ts: Float64Array; vs: Float64Array }[] = [];
   let vmBody: string[] = [];
   let vmBodyBytes = 0;
   let vmImportBytes = 0;
-  let series = 0;
   let samples = 0;
   let minTMs = Infinity;
   let maxTMs = -Infinity;
@@ -118,23 +123,13 @@ export async function exportStores(from: Db, to: ExportTargets): Promise<Exporte
       const itErr = it.err();
       if (itErr !== null) throw itErr;
       if (ts.length === 0) continue;
-      series++;
       samples += ts.length;
       minTMs = Math.min(minTMs, ts[0]);
       maxTMs = Math.max(maxTMs, ts[ts.length - 1]);
       const labels: Labels = s.labels;
-      let ref = 0;
+      kept.push({ labels, ts: Float64Array.from(ts), vs: Float64Array.from(vs) });
       const head = OpenMetricsFile.head(labels);
-      for (let i = 0; i < ts.length; i++) {
-        ref = app.append(ref, labels, ts[i], vs[i]);
-        om.text(head, `${openMetricsValue(vs[i])} ${ts[i] / 1000}\n`);
-      }
-      pending += ts.length;
-      if (pending >= COMMIT_SAMPLES) {
-        await app.commit();
-        app = to.ours.appender();
-        pending = 0;
-      }
+      for (let i = 0; i < ts.length; i++) om.text(head, `${openMetricsValue(vs[i])} ${ts[i] / 1000}\n`);
       const line = `${JSON.stringify({ metric: labels.toRecord(), values: vs, timestamps: ts })}\n`;
       vmBody.push(line);
       vmBodyBytes += line.length;
@@ -142,11 +137,35 @@ export async function exportStores(from: Db, to: ExportTargets): Promise<Exporte
     }
     const setErr = set.err();
     if (setErr !== null) throw setErr;
-    await app.commit();
     await flushVm();
   } finally {
     om.close();
     q.close();
   }
-  return { series, samples, minTMs, maxTMs, openMetricsBytes: om.bytes, vmImportBytes, seconds: (performance.now() - t0) / 1000 };
+  await writeInWindows(to.ours, kept, minTMs, maxTMs);
+  return { series: kept.length, samples, minTMs, maxTMs, openMetricsBytes: om.bytes, vmImportBytes, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Appends `series` to `db` one `OURS_WINDOW_MS` window at a time, committing every `COMMIT_SAMPLES`. */
+async function writeInWindows(db: Db, series: readonly { labels: Labels; ts: Float64Array; vs: Float64Array }[], minTMs: number, maxTMs: number): Promise<void> {
+  const next = new Int32Array(series.length);
+  const refs = new Float64Array(series.length);
+  let app = db.appender();
+  let pending = 0;
+  for (let lo = minTMs; lo <= maxTMs; lo += OURS_WINDOW_MS) {
+    const hi = lo + OURS_WINDOW_MS;
+    for (let k = 0; k < series.length; k++) {
+      const { labels, ts, vs } = series[k];
+      let i = next[k];
+      for (; i < ts.length && ts[i] < hi; i++) refs[k] = app.append(refs[k], labels, ts[i], vs[i]);
+      pending += i - next[k];
+      next[k] = i;
+      if (pending >= COMMIT_SAMPLES) {
+        await app.commit();
+        app = db.appender();
+        pending = 0;
+      }
+    }
+  }
+  await app.commit();
 }
