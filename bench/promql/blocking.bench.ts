@@ -1,12 +1,20 @@
 /**
- * How long heavy queries hold the event loop: a server (in this process) over 20 series of one
- * hour at 15 s runs BENCH_QUERIES concurrent `count_over_time(x[100y:1s])` (3.2e9 subquery steps,
- * each stopped by `timeout=BENCH_TIMEOUT`), while `/-/healthy` is asked again as soon as it
- * answers. Prints the worst event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms
- * resolution) and the p99 and worst `/-/healthy` round trip during the queries, with the
- * queries' statuses (docs/benchmarks.md).
+ * How long heavy queries hold the event loop (issue 15's blocking measure): a server in this
+ * process over 20 series of one hour at 15 s runs BENCH_QUERIES concurrent
+ * `count_over_time(x[100y:1s])` (3.2e9 subquery steps, each stopped by `timeout=BENCH_TIMEOUT`,
+ * default 10 s) while three probes, each asking again as soon as it is answered, run beside them:
  *
- * Env: BENCH_QUERIES (default 4), BENCH_TIMEOUT (default 3s).
+ * - `GET /-/healthy`;
+ * - a one-series instant query (`x{i="0"}`);
+ * - a remote write of one sample (a new timestamp of one series, snappy protobuf), answered 204
+ *   once committed to the head.
+ *
+ * Prints the worst event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution) and its
+ * p99, and for each probe the count answered and the p99 and worst round trip during the heavy
+ * queries, with the heavy queries' statuses (docs/benchmarks.md). The probes' clients share the
+ * server's event loop, so one round trip needs several turns of it.
+ *
+ * Env: BENCH_QUERIES (default 1), BENCH_TIMEOUT (default 10s).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,10 +23,20 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Labels, MemoryLogger } from '../../src/model/index.js';
 import { startServer } from '../../src/server/index.js';
 import { Db } from '../../src/tsdb/index.js';
+import { encodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 
-const QUERIES = Number(process.env.BENCH_QUERIES ?? 4);
-const TIMEOUT = process.env.BENCH_TIMEOUT ?? '3s';
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 1);
+const TIMEOUT = process.env.BENCH_TIMEOUT ?? '10s';
 const END = 1_700_000_000_000;
+
+const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 10) / 10);
+
+/** Count, p99 and worst of round trips in ms. */
+function summary(ms: number[]): { answered: number; p99Ms: number | null; worstMs: number | null } {
+  const s = [...ms].sort((a, b) => a - b);
+  const p99 = s.length === 0 ? null : s[Math.min(s.length - 1, Math.floor(s.length * 0.99))];
+  return { answered: s.length, p99Ms: round(p99), worstMs: round(s.at(-1) ?? null) };
+}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infersight-bench-blocking-'));
 try {
@@ -34,30 +52,49 @@ try {
   const server = await startServer({ listen: '127.0.0.1:0', storage: { dir, fsync: { mode: 'never' } }, logger: new MemoryLogger(), clock: Date.now });
   await server.ready;
   const base = `http://127.0.0.1:${server.http.address.port}`;
-  const query = `${base}/api/v1/query?query=${encodeURIComponent('count_over_time(x[100y:1s])')}&time=${END / 1000}&timeout=${TIMEOUT}`;
+  const heavy = `${base}/api/v1/query?query=${encodeURIComponent('count_over_time(x[100y:1s])')}&time=${END / 1000}&timeout=${TIMEOUT}`;
+  const light = `${base}/api/v1/query?query=${encodeURIComponent('x{i="0"}')}&time=${END / 1000}`;
+  // Each write carries the next millisecond after END: in order, inside the head's range.
+  let writeT = END;
+  const write = async (): Promise<number> => {
+    const body = snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'rw_probe']], samples: [{ tMs: ++writeT, value: 1 }] }]));
+    const r = await fetch(`${base}/api/v1/write`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+    await r.text();
+    if (r.status !== 204) throw new Error(`remote write answered ${r.status}`);
+    return r.status;
+  };
+  const get = async (url: string): Promise<number> => {
+    const r = await fetch(url);
+    await r.text();
+    if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
+    return r.status;
+  };
 
-  // Warm-up (JIT, first connections): one short heavy query and one health check, not measured.
-  await (await fetch(query.replace(`timeout=${TIMEOUT}`, 'timeout=200ms'))).text();
-  await (await fetch(`${base}/-/healthy`)).text();
+  // Warm-up (JIT, first connections): one short heavy query and each probe once, not measured.
+  await (await fetch(heavy.replace(`timeout=${TIMEOUT}`, 'timeout=200ms'))).text();
+  await get(`${base}/-/healthy`);
+  await get(light);
+  await write();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const began = performance.now();
   let running = true;
-  const statuses = Promise.all(Array.from({ length: QUERIES }, () => fetch(query).then(async (r) => (await r.text(), r.status)))).finally(() => {
+  const statuses = Promise.all(Array.from({ length: QUERIES }, () => fetch(heavy).then(async (r) => (await r.text(), r.status)))).finally(() => {
     running = false;
   });
-  const healthy: number[] = [];
-  while (running) {
-    const t0 = performance.now();
-    const r = await fetch(`${base}/-/healthy`);
-    await r.text();
-    if (running) healthy.push(performance.now() - t0);
-  }
+  /** Asks `probe` again and again while the heavy queries run; the round trips that ended while they ran. */
+  const probeLoop = async (probe: () => Promise<number>): Promise<number[]> => {
+    const out: number[] = [];
+    while (running) {
+      const t0 = performance.now();
+      await probe();
+      if (running) out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  const [healthy, query, remoteWrite] = await Promise.all([probeLoop(() => get(`${base}/-/healthy`)), probeLoop(() => get(light)), probeLoop(write)]);
   const wallMs = performance.now() - began;
   loop.disable();
-  healthy.sort((a, b) => a - b);
-  const p99 = healthy.length === 0 ? null : healthy[Math.min(healthy.length - 1, Math.floor(healthy.length * 0.99))];
-  const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 10) / 10);
   console.log(
     JSON.stringify({
       bench: 'promql.blocking',
@@ -67,9 +104,9 @@ try {
       wallMs: Math.round(wallMs),
       worstLoopDelayMs: round(loop.max / 1e6),
       loopDelayP99Ms: round(loop.percentile(99) / 1e6),
-      healthyAnswered: healthy.length,
-      healthyP99Ms: round(p99),
-      healthyWorstMs: round(healthy.at(-1) ?? null),
+      healthy: summary(healthy),
+      oneSeriesQuery: summary(query),
+      remoteWrite: summary(remoteWrite),
     }),
   );
   await server.close();

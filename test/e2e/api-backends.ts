@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { QueryClientSuiteData } from '../../src/query/testing/index.js';
 import { openSuiteDb } from '../../src/server/testing/suite-db.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
-import { freePort, startPeer, waitFor } from '../peers/peers.js';
+import { freePort, startPeer, startVictoriaMetrics, waitFor } from '../peers/peers.js';
 import { startServe } from './cli.js';
 
 /** A running backend: its base URL and how to stop it (which also removes its directory). */
@@ -52,22 +52,17 @@ export async function startPrometheusWithData(prometheus: string, promtool: stri
 /** Starts VictoriaMetrics on loopback and imports the data set's Prometheus text (millisecond timestamps). */
 export async function startVictoriaMetricsWithData(vm: string, data: QueryClientSuiteData): Promise<RunningBackend> {
   const t = tempDir('api-vm');
-  const port = await freePort();
-  const peer = startPeer(vm, [
-    `-storageDataPath=${t.dir}`,
-    `-httpListenAddr=127.0.0.1:${port}`,
-    // The data set is from 2023: keep it, and answer from storage, not from the rollup cache.
-    '-retentionPeriod=100y',
-    '-search.disableCache',
-    '-loggerLevel=ERROR',
-  ]);
-  const url = `http://127.0.0.1:${port}`;
+  // The data set is from 2023: startVictoriaMetrics keeps data of any age and answers from storage, not from the rollup cache.
+  const peer = await startVictoriaMetrics(vm, t.dir).catch((e: unknown) => {
+    t.remove();
+    throw e;
+  });
+  const url = peer.base;
   const stop = async () => {
     await peer.stop();
     t.remove();
   };
   try {
-    await waitFor(`VictoriaMetrics up (${peer.output().slice(-300)})`, async () => ((await fetch(`${url}/health`)).ok ? true : undefined));
     const res = await fetch(`${url}/api/v1/import/prometheus`, { method: 'POST', body: data.prometheusText });
     if (res.status !== 204) throw new Error(`import answered ${res.status}: ${await res.text()}`);
     await fetch(`${url}/internal/force_flush`);

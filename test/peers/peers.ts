@@ -129,3 +129,22 @@ export async function startAlertmanager(binary: string, configYaml: string, dir:
   );
   return { ...am, base, port };
 }
+
+/** A started VictoriaMetrics single node (`startVictoriaMetrics`). */
+export interface VictoriaMetricsPeer extends PeerProcess {
+  readonly base: string;
+}
+
+/**
+ * Starts Debian's `victoria-metrics` with its storage in `dataDir` on a free port of 127.0.0.1
+ * and waits until `/health` answers. Data of any age is kept (`-retentionPeriod=100y`), and the
+ * rollup-result cache is off unless `cache` is set: the tests and benchmarks load data once and
+ * then read it, so a cached answer would hide what the storage does.
+ */
+export async function startVictoriaMetrics(binary: string, dataDir: string, opts: { cache?: boolean; args?: readonly string[] } = {}): Promise<VictoriaMetricsPeer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const args = [`-storageDataPath=${dataDir}`, `-httpListenAddr=127.0.0.1:${port}`, '-retentionPeriod=100y', '-loggerLevel=ERROR', ...(opts.cache === true ? [] : ['-search.disableCache']), ...(opts.args ?? [])];
+  const vm = await startReadyPeer('victoria-metrics', binary, args, `${base}/health`);
+  return { ...vm, base };
+}

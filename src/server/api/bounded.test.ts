@@ -6,6 +6,7 @@ import { Labels, MemoryLogger } from '../../model/index.js';
 import { Db } from '../../tsdb/index.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';
 import { startServer, type RunningServer, type ServeOptions } from '../serve.js';
+import { encodeRemoteWriteV1, snappyEncode } from '../../wire/index.js';
 import { responseTooLargeMessage } from './respond.js';
 
 const T0 = 1_700_000_000_000;
@@ -14,8 +15,12 @@ const POINTS = 3_000; // one a second; values with 12 significant digits, so pai
 
 const cleanups = useCleanups();
 
-/** A server over `SERIES` series `big{i}` of `POINTS` samples each; `clock` counts its reads. */
-async function start(extra: Partial<ServeOptions> = {}): Promise<{ server: RunningServer; base: string; reads: () => number }> {
+/**
+ * A server over `SERIES` series `big{i}` of `POINTS` samples each; `clock` counts its reads. With
+ * `msPerRead` the clock is virtual: each read moves it on by that much, so a query's slices
+ * between yields (`yieldEveryMs` of its clock) are a fixed number of reads, whatever the machine.
+ */
+async function start(extra: Partial<ServeOptions> = {}, msPerRead?: number): Promise<{ server: RunningServer; base: string; reads: () => number }> {
   const t = tempDir('api-bounded');
   cleanups.push(t.remove);
   const end = T0 + POINTS * 1000;
@@ -29,9 +34,10 @@ async function start(extra: Partial<ServeOptions> = {}): Promise<{ server: Runni
   await app.commit();
   await db.close();
   let reads = 0;
+  let virtualMs = Date.now();
   const clock = (): number => {
     reads++;
-    return Date.now();
+    return msPerRead === undefined ? Date.now() : (virtualMs += msPerRead);
   };
   const server = await startServer({ listen: '127.0.0.1:0', storage: { dir: t.dir, fsync: { mode: 'never' } }, logger: new MemoryLogger(), clock, ...extra });
   cleanups.push(() => server.close());
@@ -92,6 +98,58 @@ describe('a heavy query does not hold the server', () => {
     expect(reads()).toBe(stoppedAt);
     // The whole evaluation needs a clock read per 1,024 of its 3.2e9 steps (3 million reads).
     expect(stoppedAt - before).toBeLessThan(300_000);
+  });
+});
+
+/** Clock reads a query's slice between two yields takes with `msPerRead` 1 and the default `yieldEveryMs` of 10. */
+const SLICE_READS = 10;
+/** A light request needs some turns of the event loop (accept, parse, evaluate, answer; the client is in this process too), the long query one slice per turn. */
+const LIGHT_SLICES = 100;
+
+/** A light piece of work sent while the long query runs; resolves once it is answered and checked. */
+type Probe = (base: string) => Promise<void>;
+
+const oneSeriesQuery: Probe = async (base) => {
+  const r = await fetch(`${base}/api/v1/query?query=${encodeURIComponent('big{i="3"}')}&time=${T0 / 1000 + POINTS}`);
+  expect(await r.json()).toEqual({ status: 'success', data: { resultType: 'vector', result: [{ metric: { __name__: 'big', i: '3' }, value: [T0 / 1000 + POINTS, String(3 + (POINTS - 1) / 7)] }] } });
+};
+
+const remoteWrite: Probe = async (base) => {
+  const tMs = T0 + POINTS * 1000;
+  const body = snappyEncode(encodeRemoteWriteV1([{ labels: [['__name__', 'written']], samples: [{ tMs, value: 42 }] }]));
+  const w = await fetch(`${base}/api/v1/write`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Encoding': 'snappy' } });
+  expect(w.status).toBe(204);
+  // Committed: the next query sees it.
+  const r = await fetch(`${base}/api/v1/query?query=written&time=${tMs / 1000}`);
+  expect(((await r.json()) as { data: { result: { value: unknown[] }[] } }).data.result.map((x) => x.value)).toEqual([[tMs / 1000, '42']]);
+};
+
+describe('a long query does not delay light work beyond a few of its slices', () => {
+  it.each([
+    ['a one-series instant query', oneSeriesQuery],
+    ['a remote write, then reading it back', remoteWrite],
+  ])('%s is answered while count_over_time(x[100y:1s]) is still evaluating', async (_what, probe) => {
+    // Each clock read is 1 virtual ms: the long query yields every SLICE_READS reads. Its timeout
+    // (30,000 reads) only ends it should yielding break: then the probe waits for that and fails.
+    const { base, reads } = await start({ engine: { timeoutMs: 30_000 } }, 1);
+    const before = reads();
+    let longAnswered = false;
+    const long = http.get(`${base}/api/v1/query?query=${HEAVY}&time=${T0 / 1000 + POINTS}`, (res) => {
+      longAnswered = true;
+      res.resume();
+    });
+    long.on('error', () => undefined);
+    cleanups.push(() => long.destroy());
+    await until(() => reads() > before + 50); // the long query is evaluating
+    const sentAt = reads();
+    await probe(base);
+    const answeredAt = reads();
+    expect(longAnswered).toBe(false);
+    // Ordering and progress, not time: the long query went on meanwhile (its clock reads), and the
+    // probe waited for no more than LIGHT_SLICES of its slices.
+    await until(() => reads() > answeredAt + SLICE_READS);
+    expect(longAnswered).toBe(false);
+    expect(answeredAt - sentAt).toBeLessThan(LIGHT_SLICES * SLICE_READS);
   });
 });
 
