@@ -1,0 +1,40 @@
+/**
+ * `kv-cache-pressure`: a component's KV cache fills towards its limit and the scheduler preempts.
+ * The signature is the cache itself (usage near 1, up from the baseline) and preemptions; queueing
+ * and TTFT are its downstream symptoms.
+ */
+import { fmt, groupBy, onsetOf, pct, ramp, scopeOf, type Detector } from '../detector.js';
+
+export const kvCachePressure: Detector = {
+  cause: 'kv-cache-pressure',
+  looksAt: 'KV-cache usage per replica (near full, up from the baseline) and preemptions per component',
+  signals: {
+    usage: { query: 'max by (endpoint, component, instance, replica) (llm_kv_cache_usage_ratio{%})' },
+    preemptions: { query: 'sum by (endpoint, component) (rate(llm_preemptions_total{%}[1m]))' },
+  },
+  detect(readings, ctx) {
+    const out = [];
+    for (const replicas of groupBy(readings.usage ?? [], ['endpoint', 'component']).values()) {
+      const worst = replicas.reduce((a, b) => ((b.incident ?? 0) > (a.incident ?? 0) ? b : a));
+      const scope = scopeOf(worst, ['endpoint', 'component']);
+      const inc = worst.incident ?? 0;
+      const base = Math.max(...replicas.map((r) => r.baseline ?? 0));
+      const pre = (readings.preemptions ?? []).find((r) => r.labels.component === scope.component);
+      const preempting = (pre?.incident ?? 0) > 0.005 && (pre?.baseline ?? 0) < (pre?.incident ?? 0) / 2;
+      let score = 0.75 * ramp(inc, 0.6, 0.95) + (preempting ? 0.25 : 0);
+      // Usage that was as high in the baseline is how this component runs, not what changed.
+      if (inc - base < 0.15) score *= 0.3;
+      if (score <= 0) continue;
+      out.push({
+        cause: 'kv-cache-pressure' as const,
+        score,
+        scope,
+        onsetMs: onsetOf(worst),
+        instances: replicas.filter((r) => (r.incident ?? 0) >= 0.8).map((r) => r.labels.instance ?? ''),
+        summary: `KV cache of ${scope.component ?? 'a component'} at ${pct(inc)} (baseline ${pct(base)})${preempting ? `, ${fmt(pre?.incident ?? 0)} preemptions/s` : ''}: add replicas or lower max_num_seqs / max_model_len before requests queue.`,
+        evidence: [ctx.evidence('usage', scope, worst), ctx.evidence('preemptions', scope, pre)],
+      });
+    }
+    return out.length > 0 ? out : { ruledOut: 'KV-cache usage stayed far from full and nothing was preempted.' };
+  },
+};
