@@ -10,17 +10,18 @@ export const kvCachePressure: Detector = {
   looksAt: 'KV-cache usage per replica (near full, up from the baseline) and preemptions per component',
   signals: {
     usage: { query: 'max by (endpoint, component, instance, replica) (llm_kv_cache_usage_ratio{%})' },
-    preemptions: { query: 'sum by (endpoint, component) (rate(llm_preemptions_total{%}[1m]))' },
+    preemptions: { query: 'sum by (endpoint, component) (rate(llm_preemptions_total{%}[2m]))' },
   },
   detect(readings, ctx) {
     const out = [];
     for (const replicas of groupBy(readings.usage ?? [], ['endpoint', 'component']).values()) {
-      const worst = replicas.reduce((a, b) => ((b.incident ?? 0) > (a.incident ?? 0) ? b : a));
+      // The largest incident point: usage saws up and down as long requests finish, and the peaks are what preempts.
+      const worst = replicas.reduce((a, b) => ((b.incidentMax ?? 0) > (a.incidentMax ?? 0) ? b : a));
       const scope = scopeOf(worst, ['endpoint', 'component']);
-      const inc = worst.incident ?? 0;
+      const inc = worst.incidentMax ?? 0;
       const base = Math.max(...replicas.map((r) => r.baseline ?? 0));
       const pre = (readings.preemptions ?? []).find((r) => r.labels.component === scope.component);
-      const preempting = (pre?.incident ?? 0) > 0.005 && (pre?.baseline ?? 0) < (pre?.incident ?? 0) / 2;
+      const preempting = (pre?.incidentMax ?? 0) > 0.005 && (pre?.baseline ?? 0) < (pre?.incidentMax ?? 0) / 2;
       let score = 0.75 * ramp(inc, 0.6, 0.95) + (preempting ? 0.25 : 0);
       // Usage that was as high in the baseline is how this component runs, not what changed.
       if (inc - base < 0.15) score *= 0.3;
@@ -30,8 +31,8 @@ export const kvCachePressure: Detector = {
         score,
         scope,
         onsetMs: onsetOf(worst),
-        instances: replicas.filter((r) => (r.incident ?? 0) >= 0.8).map((r) => r.labels.instance ?? ''),
-        summary: `KV cache of ${scope.component ?? 'a component'} at ${pct(inc)} (baseline ${pct(base)})${preempting ? `, ${fmt(pre?.incident ?? 0)} preemptions/s` : ''}: add replicas or lower max_num_seqs / max_model_len before requests queue.`,
+        instances: replicas.filter((r) => (r.incidentMax ?? 0) >= 0.8).map((r) => r.labels.instance ?? ''),
+        summary: `KV cache of ${scope.component ?? 'a component'} at ${pct(inc)} (baseline ${pct(base)})${preempting ? `, ${fmt(pre?.incidentMax ?? 0)} preemptions/s` : ''}: add replicas or lower max_num_seqs / max_model_len before requests queue.`,
         evidence: [ctx.evidence('usage', scope, worst), ctx.evidence('preemptions', scope, pre)],
       });
     }

@@ -7,21 +7,26 @@ import { fmt, groupBy, onsetOf, ramp, scopeOf, type Detector, type Finding, type
 
 export const qualityDrift: Detector = {
   cause: 'quality-drift',
-  looksAt: 'judged quality scores per component and dimension against their baseline',
+  looksAt: 'judged quality scores per component against their baseline, the falls of its dimensions added up',
   signals: { score: { query: 'avg by (endpoint, component, dimension) (llm_quality_score{%})' } },
   detect(readings, ctx) {
     const out: Finding[] = [];
     for (const dims of groupBy(readings.score ?? [], ['endpoint', 'component']).values()) {
+      // The judged dimensions' falls added up (composite is their mean, so it is left out): each
+      // score wanders by a point or so on its own, a drift moves several together.
       let worst: Reading | undefined;
       let drop = 0;
+      let total = 0;
       for (const r of dims) {
+        if (r.labels.dimension === 'composite') continue;
         const d = (r.baseline ?? 0) - (r.incident ?? r.baseline ?? 0);
+        if (d > 0) total += d;
         if (d > drop) {
           drop = d;
           worst = r;
         }
       }
-      const score = ramp(drop, 0.02, 0.06);
+      const score = ramp(total, 0.025, 0.05);
       if (worst === undefined || score <= 0) continue;
       const scope = scopeOf(worst, ['endpoint', 'component']);
       out.push({
