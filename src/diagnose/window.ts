@@ -82,28 +82,21 @@ export async function readSignal(client: QueryClient, query: string, plan: Basel
   const { timeMs: t, windows: w } = plan;
   const recent = await rangePoints(client, query, t - w.baselineMs - w.gapMs, t, w.stepMs, signal);
   const yesterday = plan.kind === 'yesterday' ? await rangePoints(client, query, t - DAY_MS - w.baselineMs / 2, t - DAY_MS + w.baselineMs / 2, w.stepMs, signal) : undefined;
+  const incidentFrom = t - w.incidentMs;
+  // Where the baseline ends, decided once for the whole query: a series that appeared minutes ago
+  // (a new replica) has no baseline, rather than one taken from its own first minutes.
+  const baseTo = t - w.gapMs;
+  let sideFrom = baseTo;
+  if (yesterday === undefined && ![...recent.values()].some((s) => s.points.filter(([ts]) => ts <= baseTo).length >= MIN_BASELINE_POINTS)) {
+    // Short history (a fleet started minutes ago): the first half of what the store holds, so
+    // that a change in its second half stays out of its own baseline.
+    const firstMs = Math.min(t, ...[...recent.values()].map((s) => (s.points.length > 0 ? s.points[0][0] : t)));
+    sideFrom = Math.min(incidentFrom - w.stepMs, firstMs + (t - firstMs) / 2);
+  }
   const out: Reading[] = [];
   for (const [key, s] of recent) {
-    const incidentFrom = t - w.incidentMs;
     const inc = s.points.filter(([ts]) => ts > incidentFrom).map(([, v]) => v);
-    let base: number[];
-    let sideFrom: UnixMs;
-    if (yesterday !== undefined) {
-      base = (yesterday.get(key)?.points ?? []).map(([, v]) => v);
-      sideFrom = t - w.gapMs;
-    } else {
-      const baseTo = t - w.gapMs;
-      base = s.points.filter(([ts]) => ts <= baseTo).map(([, v]) => v);
-      sideFrom = baseTo;
-      if (base.length < MIN_BASELINE_POINTS) {
-        // Short history (a fleet started minutes ago): the first half of what the store holds, so
-        // that a change in its second half stays out of its own baseline.
-        const firstMs = s.points.length > 0 ? s.points[0][0] : t;
-        const shortTo = Math.min(incidentFrom - w.stepMs, firstMs + (t - firstMs) / 2);
-        base = s.points.filter(([ts]) => ts <= shortTo).map(([, v]) => v);
-        sideFrom = shortTo;
-      }
-    }
+    const base = yesterday !== undefined ? (yesterday.get(key)?.points ?? []).map(([, v]) => v) : s.points.filter(([ts]) => ts <= sideFrom).map(([, v]) => v);
     out.push({
       labels: s.labels,
       baseline: median(base),
