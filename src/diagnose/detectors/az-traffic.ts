@@ -2,7 +2,7 @@
  * `az-traffic-skew`: the router stops sending an endpoint's traffic to one AZ (engines up there,
  * no requests) and doubles another's. Per endpoint, each AZ's share of the front door's routed
  * requests against its baseline share; an AZ is cold when its share fell to a fraction of what it
- * was and enough requests were expected there for the silence to mean something.
+ * was, its engines are up, and enough requests were expected there for the silence to mean something.
  */
 import { groupBy, onsetOf, pct, ramp, scopeOf, type Detector, type Finding } from '../detector.js';
 
@@ -14,6 +14,7 @@ export const azTrafficSkew: Detector = {
   looksAt: "each AZ's share of an endpoint's routed requests against its baseline share (an AZ gone quiet, another doubled)",
   signals: {
     requests: { query: 'sum by (endpoint, az) (rate(llm_client_requests_total{az!="", %}[1m]))' },
+    engines: { query: 'count by (endpoint, az) (up{replica!="", %} == 1)' },
   },
   detect(readings, ctx) {
     const out: Finding[] = [];
@@ -26,7 +27,9 @@ export const azTrafficSkew: Detector = {
         const baseShare = (r.baseline ?? 0) / baseTotal;
         const incShare = (r.last ?? 0) / incTotal;
         const expected = (r.baseline ?? 0) * WINDOW_S;
-        if (baseShare <= 0) continue;
+        // An AZ whose engines were scaled in gets no traffic by design: only one with engines up counts.
+        const up = (readings.engines ?? []).find((x) => x.labels.endpoint === r.labels.endpoint && x.labels.az === r.labels.az)?.last ?? 0;
+        if (baseShare <= 0 || up < 1) continue;
         const score = ramp(1 - incShare / baseShare, 0.7, 0.95) * ramp(expected, 20, 60);
         if (score <= 0) continue;
         const scope = scopeOf(r, ['endpoint', 'az']);
@@ -37,7 +40,7 @@ export const azTrafficSkew: Detector = {
           scope,
           onsetMs: onsetOf(r, false),
           summary: `${scope.az ?? 'An AZ'} gets ${pct(incShare)} of ${scope.endpoint ?? 'the endpoint'}'s requests (baseline ${pct(baseShare)})${hot.labels.az === undefined ? '' : `; ${hot.labels.az} takes its share`}: check the router's or load balancer's AZ weights and health checks.`,
-          evidence: [ctx.evidence('requests', scope, r), ctx.evidence('requests', scopeOf(hot, ['endpoint', 'az']), hot)],
+          evidence: [ctx.evidence('requests', scope, r), ctx.evidence('requests', scopeOf(hot, ['endpoint', 'az']), hot), ctx.evidence('engines', scope, (readings.engines ?? []).find((x) => x.labels.az === scope.az && x.labels.endpoint === scope.endpoint))],
         });
       }
     }

@@ -17,16 +17,20 @@ export const qualityDrift: Detector = {
       let worst: Reading | undefined;
       let drop = 0;
       let total = 0;
+      let fell = 0;
       for (const r of dims) {
         if (r.labels.dimension === 'composite') continue;
         const d = (r.baseline ?? 0) - (r.incident ?? r.baseline ?? 0);
         if (d > 0) total += d;
+        if (d >= 0.01) fell++;
         if (d > drop) {
           drop = d;
           worst = r;
         }
       }
-      const score = ramp(total, 0.025, 0.05);
+      // One dimension alone falling is what a thin sample does at a demand trough (the steady day
+      // showed it): it stays under the naming threshold unless another dimension falls with it.
+      const score = ramp(total, 0.025, 0.05) * (fell >= 2 ? 1 : 0.45);
       if (worst === undefined || score <= 0) continue;
       const scope = scopeOf(worst, ['endpoint', 'component']);
       out.push({
