@@ -6,7 +6,7 @@
  * the demo's history the runner replays in virtual time before it goes live, as the rules do
  * (`ServerBackfill.rulesFromMs`).
  */
-import { InsightRunner, type Diagnoser, type InsightSample, type InsightSink } from '../diagnose/index.js';
+import { InsightRunner, createDiagnoser, type Diagnoser, type InsightSample, type InsightSink } from '../diagnose/index.js';
 import { Labels, systemTimers, type Clock, type DurationMs, type Logger, type Timers, type UnixMs } from '../model/index.js';
 import type { QueryClient } from '../query/index.js';
 import type { Appendable } from '../storage/index.js';
@@ -14,8 +14,11 @@ import type { DiagnosisSource } from './api/index.js';
 
 /** Options of `wireDiagnosis` (`ServeOptions.diagnose`). */
 export interface DiagnoseWiringOptions {
-  /** Builds the diagnoser over the server's query client; without one the diagnosis routes answer `unavailable` and no insight opens. */
-  readonly createDiagnoser?: (client: QueryClient) => Diagnoser;
+  /**
+   * Builds the diagnoser over the server's query client (default: src/diagnose's
+   * `createDiagnoser`); null turns diagnosis off: the routes answer `unavailable` and no insight opens.
+   */
+  readonly createDiagnoser?: ((client: QueryClient) => Diagnoser) | null;
   /** The runner's tick (default 15 s, Prometheus' usual scrape interval; the demo passes its own). */
   readonly intervalMs?: DurationMs;
   /** `false`: diagnosis on demand only, no online runner. */
@@ -55,7 +58,8 @@ export function appendableSink(appendable: Appendable): InsightSink {
 export function wireDiagnosis(o: DiagnoseWiringOptions, client: () => QueryClient | null, clock: Clock, logger: Logger): DiagnoseWiring {
   let diagnoser: Diagnoser | null = null;
   let runner: InsightRunner | null = null;
-  const diagnoserOver = (c: QueryClient): Diagnoser | null => (o.createDiagnoser === undefined ? null : (diagnoser ??= o.createDiagnoser(c)));
+  const build = o.createDiagnoser === undefined ? (c: QueryClient) => createDiagnoser(c) : o.createDiagnoser;
+  const diagnoserOver = (c: QueryClient): Diagnoser | null => (build === null ? null : (diagnoser ??= build(c)));
   const runnerOver = (appendable: Appendable, c: QueryClient): InsightRunner | null => {
     const d = diagnoserOver(c);
     if (d === null || o.online === false) return null;

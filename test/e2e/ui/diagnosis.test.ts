@@ -2,9 +2,9 @@
  * Browser test of the open-insight banner on Insights and of the Diagnosis page: Debian's
  * Chromium against the built UI, served by a server whose insight runner replayed the fixture
  * fleet of src/server/testing/diagnosis-fixture.ts (one deployment's KV cache fills and its TTFT
- * regresses), stopped while the insight is still open. Until src/diagnose's `createDiagnoser` is
- * the server's default, the server runs in process with the fixture's diagnoser (real queries
- * through the real engine), not as the built CLI; the checks read the same answers as the page.
+ * regresses), stopped while the insight is still open. The server runs in process with the
+ * fixture's diagnoser (real queries through the real engine), so that the page shows a known
+ * ranking; the checks read the same answers as the page.
  * Nothing sleeps: every wait is for a condition.
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
