@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLogger } from '../model/index.js';
 import { useCleanups } from '../model/testing/cleanups.js';
-import { startServer } from '../server/index.js';
-import { DX_END_MS, DX_INCIDENT_MS, kvOnlyDiagnoser, writeDiagnosisFleet } from '../server/testing/diagnosis-fixture.js';
-import { tempDir } from '../tsdb/testing/temp-dir.js';
+import { DX_INCIDENT_MS, startDiagnosisServer } from '../server/testing/diagnosis-fixture.js';
 import { UsageError } from './args.js';
 import { diagnoseCommand } from './diagnose.js';
 
 const cleanups = useCleanups();
 
-async function server(): Promise<string> {
-  const t = tempDir('cli-diagnose');
-  cleanups.push(t.remove);
-  await writeDiagnosisFleet(t.dir);
-  const s = await startServer({
-    listen: '127.0.0.1:0',
-    storage: { dir: t.dir, fsync: { mode: 'never' } },
-    logger: new MemoryLogger(),
-    clock: () => DX_END_MS,
-    ui: false,
-    diagnose: { createDiagnoser: kvOnlyDiagnoser, online: false },
-  });
-  cleanups.push(() => s.close());
-  await s.ready;
-  return `http://127.0.0.1:${s.http.address.port}`;
-}
+const server = (): Promise<string> => startDiagnosisServer(cleanups);
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -1,31 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { HttpDiagnosisClient, HttpQueryClient, type InsightWire } from '../query/index.js';
-import { MemoryLogger, type UnixMs } from '../model/index.js';
+import type { UnixMs } from '../model/index.js';
 import { useCleanups } from '../model/testing/cleanups.js';
 import { FakeTimers, flushAsync } from '../model/testing/fake-timers.js';
-import { tempDir } from '../tsdb/testing/temp-dir.js';
-import { startServer, type ServeOptions } from './serve.js';
-import { DX_END_MS, DX_INCIDENT_MS, DX_RECOVERY_MS, DX_START_MS, kvOnlyDiagnoser, writeDiagnosisFleet } from './testing/diagnosis-fixture.js';
+import type { ServeOptions } from './serve.js';
+import { DX_END_MS, DX_INCIDENT_MS, DX_RECOVERY_MS, DX_START_MS, kvOnlyDiagnoser, startDiagnosisServer } from './testing/diagnosis-fixture.js';
 
 const cleanups = useCleanups();
 
-async function start(timers: FakeTimers, extra: Partial<ServeOptions> = {}): Promise<string> {
-  const t = tempDir('diagnose-wiring');
-  cleanups.push(t.remove);
-  await writeDiagnosisFleet(t.dir);
-  const server = await startServer({
-    listen: '127.0.0.1:0',
-    storage: { dir: t.dir, fsync: { mode: 'never' } },
-    logger: new MemoryLogger(),
-    clock: timers.clock,
-    ui: false,
-    diagnose: { createDiagnoser: kvOnlyDiagnoser, timers, intervalMs: 15_000 },
-    ...extra,
-  });
-  cleanups.push(() => server.close());
-  await server.ready;
-  return `http://127.0.0.1:${server.http.address.port}`;
-}
+const start = (timers: FakeTimers, extra: Partial<ServeOptions> = {}): Promise<string> =>
+  startDiagnosisServer(cleanups, { clock: timers.clock, diagnose: { createDiagnoser: kvOnlyDiagnoser, timers, intervalMs: 15_000 }, ...extra });
 
 /** The one insight the fixture's incident opens, in the order the checks read it. */
 function summary(i: InsightWire): unknown {

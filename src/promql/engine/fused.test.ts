@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Labels, STALE_NAN } from '../../model/index.js';
+import { Labels, STALE_NAN, mulberry32 } from '../../model/index.js';
 import { QueryError } from '../errors.js';
 import { parseExpr, type Expr } from '../parser/index.js';
 import { MemoryStorage } from '../promqltest/memory-storage.js';
@@ -10,17 +10,7 @@ import { fusedHistogramPlan } from './fused-histogram.js';
 import { Engine, type EngineOptions } from './index.js';
 import type { QueryResult } from './types.js';
 
-/** Mulberry32: a small seeded generator, so each data set is a function of its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const HOUR_MS = 3_600_000;
 

@@ -1,33 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MemoryLogger } from '../../model/index.js';
 import { useCleanups } from '../../model/testing/cleanups.js';
-import { tempDir } from '../../tsdb/testing/temp-dir.js';
-import { startServer, type ServeOptions } from '../serve.js';
-import { DX_END_MS, DX_INCIDENT_MS, DX_START_MS, kvOnlyDiagnoser, writeDiagnosisFleet } from '../testing/diagnosis-fixture.js';
+import type { ServeOptions } from '../serve.js';
+import { DX_INCIDENT_MS, DX_START_MS, startDiagnosisServer } from '../testing/diagnosis-fixture.js';
 
 // The answers of /api/v1/diagnosis and /api/v1/insights over the fixture fleet, compared with
 // testdata/diagnosis-api.json. `UPDATE_GOLDENS=1` (npm run update-goldens -- diagnosis) rewrites it.
 const GOLDEN = new URL('./testdata/diagnosis-api.json', import.meta.url);
 const cleanups = useCleanups();
 
-async function start(extra: Partial<ServeOptions> = {}): Promise<string> {
-  const t = tempDir('diagnosis-api');
-  cleanups.push(t.remove);
-  await writeDiagnosisFleet(t.dir);
-  const server = await startServer({
-    listen: '127.0.0.1:0',
-    storage: { dir: t.dir, fsync: { mode: 'never' } },
-    logger: new MemoryLogger(),
-    clock: () => DX_END_MS,
-    ui: false,
-    diagnose: { createDiagnoser: kvOnlyDiagnoser, online: false },
-    ...extra,
-  });
-  cleanups.push(() => server.close());
-  await server.ready;
-  return `http://127.0.0.1:${server.http.address.port}`;
-}
+const start = (extra: Partial<ServeOptions> = {}): Promise<string> => startDiagnosisServer(cleanups, extra);
 
 const sec = (tMs: number) => String(tMs / 1000);
 const q = (params: [string, string][]) => new URLSearchParams(params).toString();

@@ -1,7 +1,10 @@
 import type { Cause, Diagnoser } from '../../diagnose/index.js';
 import { Labels, MemoryLogger, type UnixMs } from '../../model/index.js';
 import { parseSampleValue, type QueryClient } from '../../query/index.js';
+import type { Cleanups } from '../../model/testing/cleanups.js';
 import { Db } from '../../tsdb/index.js';
+import { tempDir } from '../../tsdb/testing/temp-dir.js';
+import { startServer, type ServeOptions } from '../serve.js';
 
 /**
  * A small fleet with one incident, for the tests of the diagnosis routes, the insight runner's
@@ -80,4 +83,27 @@ export function kvOnlyDiagnoser(client: QueryClient): Diagnoser {
       ruledOut: [{ cause: 'kv-cache-pressure', reason: 'no KV cache is above 90 %' }],
     };
   };
+}
+
+/**
+ * Starts a server over the fixture fleet in its own temp dir (no UI, clock at `DX_END_MS`,
+ * `kvOnlyDiagnoser` on demand only, unless `extra` says otherwise), waits until it is ready and
+ * returns its base URL; `cleanups` closes it and removes the dir.
+ */
+export async function startDiagnosisServer(cleanups: Cleanups, extra: Partial<ServeOptions> = {}): Promise<string> {
+  const t = tempDir('diagnosis-fixture');
+  cleanups.push(t.remove);
+  await writeDiagnosisFleet(t.dir);
+  const server = await startServer({
+    listen: '127.0.0.1:0',
+    storage: { dir: t.dir, fsync: { mode: 'never' } },
+    logger: new MemoryLogger(),
+    clock: () => DX_END_MS,
+    ui: false,
+    diagnose: { createDiagnoser: kvOnlyDiagnoser, online: false },
+    ...extra,
+  });
+  cleanups.push(() => server.close());
+  await server.ready;
+  return `http://127.0.0.1:${server.http.address.port}`;
 }
