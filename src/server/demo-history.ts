@@ -87,11 +87,6 @@ export interface HistoryReplayOptions {
   readonly derivers?: readonly HistoryDeriver[];
   /** Needed by the derivers. */
   readonly query?: QueryClient;
-  /**
-   * Called (and awaited) after each round of scrapes with the instant up to which the replayed
-   * data is complete, so derived data (the rules) can be computed right behind it, as live.
-   */
-  readonly follow?: (completeToMs: UnixMs) => Promise<void>;
   /** Aborts the replay (the server is closing); the promise then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
 }
@@ -204,7 +199,6 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
         // write); should a commit still be pending, wait for it before virtual time moves on.
         if (counting.open > 0) await manager.settled();
       }
-      await o.follow?.(end);
       if (t + STEP_MS > wall) {
         handoverMs = wall;
         break;

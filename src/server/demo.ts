@@ -3,7 +3,7 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { formatPromDuration, parsePromDuration } from '../config/index.js';
 import { loadScrapeConfigFile } from '../ingest/index.js';
-import type { DurationMs, UnixMs } from '../model/index.js';
+import type { DurationMs } from '../model/index.js';
 import { RULE_PACK_FILE, rulePackYaml } from '../rules/index.js';
 import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, type RunningSimulation, type ScenarioSpec } from '../sim/index.js';
 import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';
@@ -151,7 +151,7 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
             description: `replaying the last ${formatPromDuration(historyMs)} of the simulated fleet`,
             // Then the rules over the same span, as if they had run live.
             rulesFromMs: o.clock() - historyMs,
-            run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal, follow: (completeToMs: UnixMs) => Promise<void>): Promise<void> => {
+            run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void> => {
               try {
                 const report = await replayHistory({
                   sim,
@@ -163,7 +163,6 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
                   logger: o.logger,
                   hostname: os.hostname(),
                   onProgress: o.history?.onProgress,
-                  follow,
                   signal,
                 });
                 resolveHistory(report);

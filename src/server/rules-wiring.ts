@@ -17,7 +17,7 @@ import {
   Notifier,
   RULE_DEFAULTS,
   RuleManager,
-  RulesReplay,
+  runRulesOver,
   checkTemplate,
   createTemplateExpander,
   expandRuleFileGlobs,
@@ -160,11 +160,10 @@ export interface RulesWiring {
   /** Re-reads the configuration and the rule files; rejects (keeping the last good rules) when one is invalid. */
   reload(): Promise<void>;
   /**
-   * A replay of the loaded groups from `fromMs` in virtual time, as if they had run live
-   * (recorded series, `ALERTS`, `ALERTS_FOR_STATE`); it sends nothing. The caller advances it
-   * behind a backfill as the backfill's data becomes complete; null when no group is loaded.
+   * Evaluates the loaded groups over `[fromMs, toMs]` in virtual time, as if they had run live
+   * (recorded series, `ALERTS`, `ALERTS_FOR_STATE`); sends nothing. Resolves with the evaluations run.
    */
-  replay(appendable: Appendable, client: QueryClient, fromMs: UnixMs): RulesReplay | null;
+  replay(appendable: Appendable, client: QueryClient, fromMs: UnixMs, toMs: UnixMs): Promise<number>;
   /** What the rules API routes show. */
   source(): RulesSource;
   /** The notifier's counters, for `/metrics`. */
@@ -217,9 +216,12 @@ export async function wireRules(o: RulesWiringOptions): Promise<RulesWiring> {
       await manager.update(current.groups);
       manager.start();
     },
-    // No notifications for the past: only the live manager tells Alertmanager.
-    replay: (appendable, client, fromMs) =>
-      current.groups.length === 0 ? null : new RulesReplay(current.groups, fromMs, { ...managerOptions(appendable, client), notify: undefined }),
+    replay: async (appendable, client, fromMs, toMs) => {
+      if (current.groups.length === 0) return 0;
+      // No notifications for the past: only the live manager tells Alertmanager.
+      const r = await runRulesOver(current.groups, fromMs, toMs, { ...managerOptions(appendable, client), notify: undefined });
+      return r.evaluations;
+    },
     source: () => ({ snapshot, alertmanagers: () => notifier?.alertmanagers() ?? { activeAlertmanagers: [], droppedAlertmanagers: [] } }),
     notifierStats: () => notifier?.stats() ?? EMPTY_STATS,
     reload: async () => {

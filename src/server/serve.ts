@@ -87,21 +87,21 @@ export interface ServeOptions {
   diagnose?: DiagnoseWiringOptions;
 }
 
-/** How far the insight runner's replay may lag a backfill before it catches up (well inside the head's hour). */
-const INSIGHTS_FOLLOW_STEP_MS = 30 * 60_000;
+/**
+ * How far inside the head's appendable window a replay over a backfill starts: live scrapes move
+ * that window on while the replay runs, so it must not start at the window's very edge.
+ */
+const REPLAY_MARGIN_MS = 5 * 60_000;
 
 /** See `ServeOptions.backfill`. */
 export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
   readonly description: string;
+  run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
   /**
-   * Writes the backfill. It calls `follow(t)` whenever everything up to `t` is written (in
-   * increasing `t`, awaiting each), so the rules can be evaluated behind it.
-   */
-  run(ingest: Appendable, query: QueryClient, signal: AbortSignal, follow: (completeToMs: UnixMs) => Promise<void>): Promise<void>;
-  /**
-   * Where the backfill's span starts: the rules are evaluated over `[rulesFromMs, now]` as if
-   * they had run live (Prometheus' rule backfill), following the backfill, before they start.
+   * Where the backfill's span starts: once it is written (and live scraping has started), the
+   * rules are evaluated over `[rulesFromMs, now]`, as far back as the head accepts samples, as if
+   * they had run live (Prometheus' rule backfill), before they start.
    */
   readonly rulesFromMs?: UnixMs;
 }
@@ -274,51 +274,44 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     },
   );
   const aborting = new AbortController();
-  const ready = opened.then(async () => {
+  // The backfill first (the demo's history); live scraping starts as soon as it is in.
+  const backfilled = opened.then(async () => {
     const b = o.backfill;
     const client = queryClient();
-    // Rules and insights over the backfilled span, as if they had run live: they follow the
-    // backfill as its data becomes complete, so what they write lands close behind the newest
-    // sample (the head refuses samples more than half a block range behind it), then go live.
-    const from = b?.rulesFromMs;
-    const store = db;
-    const replay = from !== undefined && store !== null && client !== null ? rules.replay(store, client, from) : null;
-    let rulesFailed = false;
-    let insightsFailed = false;
-    let insightsToMs = from ?? 0;
-    const follow = async (completeToMs: UnixMs, last = false): Promise<void> => {
-      if (from === undefined || store === null || client === null) return;
-      if (replay !== null && !rulesFailed) {
-        await replay.advanceTo(completeToMs).catch((e: unknown) => {
-          rulesFailed = true;
-          o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
-        });
-      }
-      // After the rules, whose SLO alerts open insights too; in half-hour steps, since the
-      // runner reads up to an hour of ticks per range query.
-      if (insightsFailed || (!last && completeToMs - insightsToMs < INSIGHTS_FOLLOW_STEP_MS)) return;
-      insightsToMs = completeToMs;
-      await diagnosis.replay(store, client, from, completeToMs, aborting.signal).catch((e: unknown) => {
-        insightsFailed = true;
-        if (!aborting.signal.aborted) o.logger.error('replaying the insights over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
-      });
-    };
-    if (b !== undefined && ingestTarget !== null && client !== null) {
-      await b.run(ingestTarget, client, aborting.signal, follow).catch((e: unknown) => {
-        if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
-      });
-    }
-    if (store !== null && client !== null && !aborting.signal.aborted) {
-      if (from !== undefined) {
-        await follow(o.clock(), true);
-        if (replay !== null && !rulesFailed) o.logger.info('rules replayed over the backfill', { evaluations: String(replay.result().evaluations) });
-      }
-      await rules.start(store, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
-      diagnosis.start(store, client);
-    }
-    backfilling = false;
+    if (b === undefined || ingestTarget === null || client === null) return;
+    await b.run(ingestTarget, client, aborting.signal).catch((e: unknown) => {
+      if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
+    });
   });
-  void ready.then(
+  const ready = backfilled.then(async () => {
+    const client = queryClient();
+    const store = db;
+    if (store === null || client === null || aborting.signal.aborted) return;
+    // Rules, then insights, over the backfilled span as if they had run live, then live. Only
+    // over what the head still accepts (it refuses samples more than half a block range behind
+    // its newest, and live scrapes move that on while the replay runs): a longer history has no
+    // recorded series before that, as Prometheus' head would not take them either.
+    const from = o.backfill?.rulesFromMs === undefined ? undefined : Math.max(o.backfill.rulesFromMs, store.head.appendableMinValidTimeMs() + REPLAY_MARGIN_MS);
+    if (from !== undefined) {
+      await rules.replay(store, client, from, o.clock()).then(
+        (n) => o.logger.info('rules replayed over the backfill', { evaluations: String(n) }),
+        (e: unknown) => o.logger.error('replaying the rules over the backfill failed', { err: e instanceof Error ? e.message : String(e) }),
+      );
+    }
+    await rules.start(store, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+    // After the rules, whose SLO alerts open insights too.
+    if (from !== undefined) {
+      await diagnosis.replay(store, client, from, o.clock(), aborting.signal).then(
+        (n) => o.logger.info('insights replayed over the backfill', { ticks: String(n) }),
+        (e: unknown) => {
+          if (!aborting.signal.aborted) o.logger.error('replaying the insights over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+        },
+      );
+    }
+    diagnosis.start(store, client);
+  });
+  void ready.finally(() => (backfilling = false)).catch(() => undefined);
+  void backfilled.then(
     () =>
       ingestTarget === null
         ? undefined

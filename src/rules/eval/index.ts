@@ -8,7 +8,7 @@ export { RuleGroup, groupKey, type RuleGroupPorts, type RuleGroupSettings } from
 export { generatorURL, goQueryEscape, newGroupMetrics, type GroupMetrics, type Rule } from './group-eval.js';
 export { RULE_DEFAULTS, RuleManager, groupPorts, literalExpander, type RuleManagerOptions } from './manager.js';
 export { ERR_SAME_LABELSET_RECORDING, RecordingRule } from './recording-rule.js';
-export { RulesReplay, runRulesOver, type ReplayPorts, type ReplayResult } from './replay.js';
+export { runRulesOver, type ReplayPorts, type ReplayResult } from './replay.js';
 export { forStateSelector, restoreForState, type RestoreOptions } from './restore.js';
 export type { RuleHealth, RuleSample } from './rule.js';
 export { evalTimestampMs, groupHash, groupOffsetNs } from './schedule.js';

@@ -36,63 +36,32 @@ export interface ReplayResult {
   readonly groups: readonly RuleGroup[];
 }
 
-/**
- * A replay that advances in steps, for a backfill that is itself still being written: the caller
- * moves it to each instant up to which the data is complete, so every evaluation reads the
- * samples it would have read live and writes its own close behind the newest sample (a store's
- * head refuses samples too far behind it, as Prometheus' does).
- */
-export class RulesReplay {
-  private readonly timers: VirtualTimers;
-  private readonly groups: RuleGroup[];
-  private readonly next: UnixMs[];
-  private evaluations = 0;
-
-  constructor(
-    specs: readonly RuleGroupSpec[],
-    fromMs: UnixMs,
-    private readonly ports: ReplayPorts,
-  ) {
-    this.timers = new VirtualTimers(fromMs);
-    const gp = groupPorts({ ...ports, clock: this.timers.clock, timers: this.timers });
-    const settings = {
-      defaultIntervalMs: ports.evaluationIntervalMs ?? RULE_DEFAULTS.evaluationIntervalMs,
-      defaultQueryOffsetMs: ports.ruleQueryOffsetMs ?? 0,
-      restored: true,
-    };
-    this.groups = specs.map((s) => new RuleGroup(s, settings, gp));
-    this.next = this.groups.map((g) => firstTick(g, fromMs, ports.align ?? 'live'));
-  }
-
-  /** Runs every tick at or before `toMs` not run yet, all groups' ticks merged in time order. */
-  async advanceTo(toMs: UnixMs): Promise<void> {
-    const { groups, next } = this;
-    for (;;) {
-      let at = Infinity;
-      for (const t of next) at = Math.min(at, t);
-      if (at > toMs) return;
-      this.timers.moveTo(at);
-      for (let i = 0; i < groups.length; i++) {
-        if (next[i] !== at) continue;
-        await groups[i].evaluate(at);
-        this.evaluations++;
-        await this.ports.afterEval?.(groups[i], at);
-        next[i] = at + groups[i].intervalMs;
-      }
-    }
-  }
-
-  /** What the replay has done so far. */
-  result(): ReplayResult {
-    return { evaluations: this.evaluations, snapshot: snapshotGroups(this.groups), groups: this.groups };
-  }
-}
-
 /** Evaluates `specs` at every tick in `[fromMs, toMs]`; alerting rules write `ALERTS` from the first tick. */
 export async function runRulesOver(specs: readonly RuleGroupSpec[], fromMs: UnixMs, toMs: UnixMs, ports: ReplayPorts): Promise<ReplayResult> {
-  const replay = new RulesReplay(specs, fromMs, ports);
-  await replay.advanceTo(toMs);
-  return replay.result();
+  const timers = new VirtualTimers(fromMs);
+  const gp = groupPorts({ ...ports, clock: timers.clock, timers });
+  const settings = {
+    defaultIntervalMs: ports.evaluationIntervalMs ?? RULE_DEFAULTS.evaluationIntervalMs,
+    defaultQueryOffsetMs: ports.ruleQueryOffsetMs ?? 0,
+    restored: true,
+  };
+  const groups = specs.map((s) => new RuleGroup(s, settings, gp));
+  const next: UnixMs[] = groups.map((g) => firstTick(g, fromMs, ports.align ?? 'live'));
+  let evaluations = 0;
+  for (;;) {
+    let at = Infinity;
+    for (const t of next) at = Math.min(at, t);
+    if (at > toMs) break;
+    timers.moveTo(at);
+    for (let i = 0; i < groups.length; i++) {
+      if (next[i] !== at) continue;
+      await groups[i].evaluate(at);
+      evaluations++;
+      await ports.afterEval?.(groups[i], at);
+      next[i] = at + groups[i].intervalMs;
+    }
+  }
+  return { evaluations, snapshot: snapshotGroups(groups), groups };
 }
 
 function firstTick(g: RuleGroup, fromMs: UnixMs, align: 'live' | 'from'): UnixMs {
