@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Labels, type SeriesIterator } from '../../model/index.js';
-import type { Queryable, Querier, Series, SeriesSet } from '../../storage/index.js';
+import type { Queryable, Querier } from '../../storage/index.js';
+import { wrapIterators } from '../../storage/testing/index.js';
 import { QueryError } from '../errors.js';
 import { MemoryStorage } from '../promqltest/memory-storage.js';
 import { Engine } from './index.js';
@@ -23,27 +24,10 @@ class CountingStorage implements Queryable {
   now = (): number => this.samplesRead * this.msPerSample;
 
   querier(minTMs: number, maxTMs: number): Querier {
-    const q = this.inner.querier(minTMs, maxTMs);
     const count = (): void => {
       this.samplesRead++;
     };
-    return {
-      select: (matchers, hints): SeriesSet => {
-        const set = q.select(matchers, hints);
-        return {
-          next: () => set.next(),
-          err: () => set.err(),
-          warnings: () => set.warnings(),
-          at: (): Series => {
-            const s = set.at();
-            return { labels: s.labels, iterator: () => countingIterator(s.iterator(), count) };
-          },
-        };
-      },
-      labelNames: (m) => q.labelNames(m),
-      labelValues: (n, m) => q.labelValues(n, m),
-      close: () => q.close(),
-    };
+    return wrapIterators(this.inner, (it) => countingIterator(it, count)).querier(minTMs, maxTMs);
   }
 }
 

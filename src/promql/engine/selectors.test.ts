@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArraySeriesIterator, Labels, STALE_NAN, type SeriesIterator } from '../../model/index.js';
-import type { Queryable, Querier, Series } from '../../storage/index.js';
+import type { Queryable, Querier } from '../../storage/index.js';
+import { wrapIterators } from '../../storage/testing/index.js';
 import { rejection } from '../../model/testing/rejection.js';
 import { QueryError } from '../errors.js';
 import { MemoryStorage } from '../promqltest/memory-storage.js';
@@ -24,24 +25,7 @@ class ReadCounting implements Queryable {
   now = (): number => this.samples * this.msPerSample;
 
   querier(minTMs: number, maxTMs: number): Querier {
-    const q = this.inner.querier(minTMs, maxTMs);
-    return {
-      select: (matchers, hints) => {
-        const set = q.select(matchers, hints);
-        return {
-          next: () => set.next(),
-          err: () => set.err(),
-          warnings: () => set.warnings(),
-          at: (): Series => {
-            const s = set.at();
-            return { labels: s.labels, iterator: () => this.wrap(s.iterator()) };
-          },
-        };
-      },
-      labelNames: (m) => q.labelNames(m),
-      labelValues: (n, m) => q.labelValues(n, m),
-      close: () => q.close(),
-    };
+    return wrapIterators(this.inner, (it) => this.wrap(it)).querier(minTMs, maxTMs);
   }
 
   private wrap(it: SeriesIterator): SeriesIterator {
