@@ -48,8 +48,10 @@ const ALLOWED = {
   // Rules read through a QueryClient and write through an Appendable: docs/design/rules-module.md.
   rules: [...VIEW_DEPS, 'config', 'storage'],
   diagnose: VIEW_DEPS,
-  quality: VIEW_DEPS,
-  cost: VIEW_DEPS,
+  // Quality and cost read their own YAML files (rubrics, price and benchmark catalogs) with the
+  // position-keeping reader of src/config: docs/design/cost-quality-deps.md.
+  quality: [...VIEW_DEPS, 'config'],
+  cost: [...VIEW_DEPS, 'config'],
   dashboards: VIEW_DEPS,
   server: [
     'model', 'query', 'semconv', 'wire', 'http', 'config', 'storage', 'normalize', 'tsdb', 'promql', 'ingest',

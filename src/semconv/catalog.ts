@@ -8,7 +8,8 @@ import { KV_OFFLOAD_METRICS } from './catalog-kv-offload.js';
 import { LATENCY_METRICS, PHASE_METRICS } from './catalog-latency.js';
 import { OUTCOME_METRICS, SPEC_DECODE_METRICS } from './catalog-outcomes.js';
 import { PRESSURE_METRICS } from './catalog-pressure.js';
-import { COST_METRICS, QUALITY_METRICS } from './catalog-quality-cost.js';
+import { COST_METRICS } from './catalog-cost.js';
+import { QUALITY_METRICS } from './catalog-quality.js';
 import { TOKEN_METRICS } from './catalog-tokens.js';
 import type { Area, MetricDef } from './types.js';
 

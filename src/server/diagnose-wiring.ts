@@ -6,11 +6,12 @@
  * the demo's history the runner replays in virtual time before it goes live, as the rules do
  * (`ServerBackfill.rulesFromMs`).
  */
-import { InsightRunner, createDiagnoser, type Diagnoser, type InsightSample, type InsightSink } from '../diagnose/index.js';
-import { Labels, systemTimers, type Clock, type DurationMs, type Logger, type Timers, type UnixMs } from '../model/index.js';
+import { InsightRunner, createDiagnoser, type Diagnoser } from '../diagnose/index.js';
+import { systemTimers, type Clock, type DurationMs, type Logger, type Timers, type UnixMs } from '../model/index.js';
 import type { QueryClient } from '../query/index.js';
 import type { Appendable } from '../storage/index.js';
 import type { DiagnosisSource } from './api/index.js';
+import { appendableSink } from './series-sink.js';
 
 /** Options of `wireDiagnosis` (`ServeOptions.diagnose`). */
 export interface DiagnoseWiringOptions {
@@ -36,22 +37,6 @@ export interface DiagnoseWiring {
   /** Starts live ticks. */
   start(appendable: Appendable, client: QueryClient): void;
   close(): Promise<void>;
-}
-
-/** The runner's sink over an `Appendable`: one appender per tick, committed before the next. */
-export function appendableSink(appendable: Appendable): InsightSink {
-  return {
-    write: async (samples: readonly InsightSample[]) => {
-      const app = appendable.appender();
-      try {
-        for (const s of samples) app.append(0, Labels.from(s.labels), s.tMs, s.value);
-      } catch (e) {
-        app.rollback();
-        throw e;
-      }
-      await app.commit();
-    },
-  };
 }
 
 /** Wires diagnosis over the server's query client (null until the store is open); nothing ticks before `start` or `replay`. */

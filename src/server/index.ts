@@ -6,5 +6,6 @@ export { listen, sendApiError, sendJson, sendText, type Handler, type HttpListen
 export { HISTORY_SCRAPE_BUDGET, MIN_FIT_HISTORY_MS, faultMenu, historyFit, isFreshDataDir, startDemo, type DemoGatewayOptions, type DemoOptions, type RunningDemo } from './demo.js';
 export { replayHistory, type HistoryDeriver, type HistoryProgress, type HistoryReplayOptions, type HistoryReport } from './demo-history.js';
 export { deferredAppendable, gatewayConfigForSim, gatewayModelsFromSim, startServerGateway, type ServerGatewayOptions } from './gateway.js';
-export { appendableSink, wireDiagnosis, type DiagnoseWiring, type DiagnoseWiringOptions } from './diagnose-wiring.js';
+export { wireDiagnosis, type DiagnoseWiring, type DiagnoseWiringOptions } from './diagnose-wiring.js';
+export { appendableSink } from './series-sink.js';
 export { parseTime } from './api/params.js';

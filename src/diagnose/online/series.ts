@@ -5,7 +5,7 @@
  * carry `insight`, `symptom` and the scope's labels; the second `cause` too. The runner writes them
  * through `InsightSink`, the output port it declares and `src/server` binds to the store.
  */
-import { STALE_NAN, type UnixMs } from '../../model/index.js';
+import { STALE_NAN, type SeriesSample, type SeriesSink, type UnixMs } from '../../model/index.js';
 import { METRIC } from '../../semconv/index.js';
 import type { CauseId } from '../types.js';
 import type { TrackedInsight } from './tracker.js';
@@ -17,21 +17,15 @@ export const CAUSE_CONFIDENCE_METRIC = METRIC.LLM_DIAGNOSIS_CAUSE_CONFIDENCE_RAT
 /** How many of an insight's causes become series. */
 export const CAUSES_AS_SERIES = 3;
 
-/** One sample to write: its labels (`__name__` included), time and value. */
-export interface InsightSample {
-  readonly labels: Readonly<Record<string, string>>;
-  readonly tMs: UnixMs;
-  readonly value: number;
-}
+/** One sample the runner writes (the derived-data writers' shared shape, src/model). */
+export type InsightSample = SeriesSample;
 
 /**
- * Where the runner writes its series. `write` is called once per tick with every sample of the
- * tick, in time order across calls, and resolves once they are stored; a rejection is logged by the
+ * Where the runner writes its series: the derived-data writers' shared port (src/model's
+ * `SeriesSink`), called once per tick with every sample of the tick. A rejection is logged by the
  * runner and the tick's samples are lost (the next tick writes its own).
  */
-export interface InsightSink {
-  write(samples: readonly InsightSample[]): Promise<void>;
-}
+export type InsightSink = SeriesSink;
 
 /** Remembers which cause series each open insight has, so that a cause leaving the top three, or a resolved insight, gets its stale marker. */
 export class InsightSeries {
