@@ -22,3 +22,5 @@ export type {
   ScoreIngestResult,
   Stage1Flag,
 } from './types.js';
+// Score ingest (src/quality/ingest): the batch format, the one writer of the quality series.
+export * from './ingest/index.js';

@@ -18,6 +18,7 @@ export type {
 } from './types.js';
 export { AREAS } from './types.js';
 export { AREA_TITLES, CATALOG, IDENTITY_LABELS, METRIC, catalogMetric, type MetricName } from './catalog.js';
+export { QUALITY_EVALUATION_DURATION_BUCKETS, QUALITY_INFRASTRUCTURE_LABELS } from './catalog-quality.js';
 export { CONVERSIONS, SOURCES, SOURCE_IDS, type Conversion, type LabelRename, type SourceInfo } from './sources.js';
 export {
   MAPPING_ROWS,
