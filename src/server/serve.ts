@@ -16,6 +16,7 @@ import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
+import { wireQualityIngest, type QualityIngestOptions } from './quality-ingest-wiring.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { EventLoopDelayMetrics, processMetricFamilies, resultCacheMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
@@ -85,6 +86,11 @@ export interface ServeOptions {
    * the backfill's span like the rules.
    */
   diagnose?: DiagnoseWiringOptions;
+  /**
+   * Score ingest (`POST /api/v1/quality/scores`, src/server/quality-ingest-wiring.ts): on by
+   * default; `false` turns the route off (503). The quality namespace guard is on regardless.
+   */
+  quality?: QualityIngestOptions | false;
 }
 
 /**
@@ -179,6 +185,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
     if (resultCache !== null) families.push(...resultCacheMetricFamilies(resultCache.stats()));
     if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
+    families.push(...quality.families());
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   // Range queries go through the result cache, which the store's change feed keeps exact.
@@ -190,6 +197,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     return (client = new EngineQueryClient({ engine: resultCache ?? engine, queryable: db, metadata: catalogMetadata }));
   };
   const diagnosis = wireDiagnosis(o.diagnose ?? {}, queryClient, o.clock, o.logger);
+  const quality = wireQualityIngest(o.quality, o.clock, o.logger);
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,
@@ -206,6 +214,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     bodyRead: o.bodyRead,
     rules: () => rulesSource,
     diagnosis: () => diagnosis.source(),
+    qualityScores: () => quality.ingest(),
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -217,11 +226,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     bodyRead: o.bodyRead,
   });
   // Where ingest writes once the store is open: through the normalizer (engine-native names
-  // become the catalog's) unless normalization is off.
+  // become the catalog's) unless normalization is off, behind the quality namespace guard: push
+  // receivers refuse a request with a forbidden quality series, scrapes and the backfill drop it.
   let ingestTarget: Appendable | null = null;
+  let pushTarget: Appendable | null = null;
   if (o.sim) registerSimRoutes(routes, o.sim);
   // Ingest receivers (remote write, OTLP): src/server/ingest-routes.ts.
-  const receivers = ingestReceivers(() => ingestTarget, { bodyRead: o.bodyRead, ...o.ingest }, o.clock, o.logger);
+  const receivers = ingestReceivers(() => pushTarget, { bodyRead: o.bodyRead, ...o.ingest }, o.clock, o.logger);
   registerIngestRoutes(routes, receivers);
   // Scraping: loads --config.file (an invalid file stops the start) and adds its routes.
   const scraping = await wireScraping(routes, { ...o.scrape, logger: o.logger, clock: o.clock, listenPort: () => http.address.port });
@@ -251,7 +262,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway(o.gateway, deferredAppendable(() => db), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway(o.gateway, quality.guardGateway(deferredAppendable(() => db)), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
@@ -262,7 +273,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const opened = (o.openStore ?? Db.open)({ ...o.storage, maxSeries: o.storage.maxSeries ?? DEFAULT_MAX_HEAD_SERIES, logger: o.logger, clock: o.clock }).then(
     (opened) => {
       db = opened;
-      ingestTarget = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });
+      const normalized = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });
+      ingestTarget = quality.guard(normalized, 'drop');
+      pushTarget = quality.guard(normalized, 'refuse');
+      // The quality path writes the catalog's names straight into the store.
+      const client = queryClient();
+      if (client !== null) return quality.open(opened, client);
     },
     async (e: unknown) => {
       // Without a store there is nothing to serve: stop listening so the process can exit.

@@ -6,6 +6,7 @@ import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
 import { dashboardHandlers } from './dashboards.js';
 import { diagnosisHandlers } from './diagnosis.js';
+import { qualityScoresHandler } from './quality-scores.js';
 import { rulesHandlers } from './rules.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
@@ -14,6 +15,7 @@ import { statusHandlers } from './status.js';
 export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
 export type { RulesSource } from './rules.js';
 export { causeJson, diagnosisJson, insightJson, type DiagnosisSource } from './diagnosis.js';
+export { qualityScoresHandler, type QualityScoresDeps } from './quality-scores.js';
 export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
 export { tsdbStatus } from './tsdb-status.js';
 
@@ -43,6 +45,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/rules/pack', ['GET'], rules.pack],
     ['/api/v1/diagnosis', ['GET'], diagnosis.diagnosis],
     ['/api/v1/insights', ['GET'], diagnosis.insights],
+    ['/api/v1/quality/scores', ['POST'], qualityScoresHandler({ ingest: deps.qualityScores ?? (() => null), clock: deps.clock, logger: deps.logger, bodyRead: deps.bodyRead })],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],
