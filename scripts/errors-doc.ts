@@ -6,7 +6,9 @@ import { GATEWAY_ERRORS } from '../src/gateway/index.js';
 import { HTTP_ERRORS } from '../src/http/index.js';
 import { INGEST_ERRORS } from '../src/ingest/index.js';
 import type { ErrorRegistry, ErrorSpec } from '../src/model/index.js';
+import { QUALITY_GUARD_ERRORS } from '../src/normalize/index.js';
 import { PROMQL_ERRORS } from '../src/promql/index.js';
+import { QUALITY_INGEST_ERRORS } from '../src/quality/index.js';
 import { ERROR_TYPES, ERROR_TYPE_MEANINGS, httpStatusForErrorType } from '../src/query/index.js';
 import { STORAGE_ERRORS } from '../src/storage/index.js';
 import { WIRE_ERRORS } from '../src/wire/index.js';
@@ -35,6 +37,11 @@ const CODE_TABLES: Readonly<Record<string, TableSpec>> = {
   wire: { registry: WIRE_ERRORS, columns: ['meaning', 'status (ingest)'], cells: (s, mark) => [s.meaning, statusCell(s, mark)] },
   gateway: { registry: GATEWAY_ERRORS, columns: ['meaning', 'status'], cells: (s, mark) => [s.meaning, statusCell(s, mark)] },
   http: { registry: HTTP_ERRORS, columns: ['meaning', 'status'], cells: (s, mark) => [s.meaning, statusCell(s, mark)] },
+  quality: {
+    registry: { ...QUALITY_INGEST_ERRORS, ...QUALITY_GUARD_ERRORS },
+    columns: ['meaning', 'status', '`errorType`'],
+    cells: (s, mark) => [s.meaning, statusCell(s, mark), s.errorType === null ? '—' : `\`${s.errorType}\``],
+  },
 };
 
 /** A code registry's table, with its entries' notes as numbered footnotes under it. */
