@@ -26,14 +26,20 @@ const score = (value: number, tMs: number, patch: Partial<QualityScore> = {}): Q
 const series = (sink: { samples: SeriesSample[] }, name: string): [number, number][] => sink.samples.filter((s) => s.labels.__name__ === name).map((s) => [s.tMs - T0, s.value]);
 
 describe('QualityMetrics.recordScores', () => {
-  it('writes the time-weighted mean, its weight and the count, one point per distinct time', async () => {
+  it('writes the time-weighted mean, its weight and the count, one point per series and batch', async () => {
     const sink = memorySink();
     const m = new QualityMetrics({ sink, clock: () => T0, halfLifeMs: HALF });
-    await m.recordScores([score(1, T0), score(0, T0), score(0, T0 + HALF)]);
-    // At T0: (1 + 0) / 2. One half-life later the first two weigh 1 together, the new one 1.
+    await m.recordScores([score(1, T0), score(0, T0)]);
+    expect(series(sink, 'llm_quality_score')).toEqual([[0, 0.5]]);
+    await m.recordScores([score(0, T0 + HALF)]);
+    // One half-life later the first two weigh 1 together, the new one 1.
     expect(series(sink, 'llm_quality_score')).toEqual([[0, 0.5], [HALF, 0.25]]);
     expect(series(sink, 'llm_quality_recent_scores')).toEqual([[0, 2], [HALF, 2]]);
     expect(series(sink, 'llm_quality_evaluations_total')).toEqual([[0, 2], [HALF, 3]]);
+    // Within a batch the scores are folded in by time: the same mean as one by one.
+    const batched = memorySink();
+    await new QualityMetrics({ sink: batched, clock: () => T0, halfLifeMs: HALF }).recordScores([score(1, T0), score(0, T0 + HALF), score(0, T0)]);
+    expect(series(batched, 'llm_quality_score')).toEqual([[HALF, 0.25]]);
     expect(sink.samples[0].labels).toEqual({ __name__: 'llm_quality_score', model: 'm', component: 'c', dimension: 'safety' });
   });
 
@@ -41,11 +47,11 @@ describe('QualityMetrics.recordScores', () => {
     const sink = memorySink();
     const m = new QualityMetrics({ sink, clock: () => T0, halfLifeMs: HALF });
     await m.recordScores([score(0, T0 + 1000), score(1, T0)]);
-    expect(series(sink, 'llm_quality_score').map(([t]) => t)).toEqual([0, 1000]);
+    expect(series(sink, 'llm_quality_score').map(([t]) => t)).toEqual([1000]);
     await m.recordScores([score(1, T0 + 500)]);
     const points = series(sink, 'llm_quality_score');
-    expect(points[2][0]).toBe(1001);
-    expect(points[2][1]).toBeGreaterThan(points[1][1]);
+    expect(points[1][0]).toBe(1001);
+    expect(points[1][1]).toBeGreaterThan(points[0][1]);
   });
 
   it('keeps series of different triples apart', async () => {

@@ -7,6 +7,11 @@
  * a long quiet gap outweighs the stale mean. `Σ wᵢ` is written as `llm_quality_recent_scores`, so
  * a reader (and a restart) knows how much the mean rests on.
  *
+ * Points: one per series per batch, at the time of the batch's newest score for it: the mean is a
+ * smoothed value, and a point per score would triple the store's work per score for a curve no
+ * reader could tell apart at a dashboard's resolution (a batch spans at most the 30 minutes
+ * validation allows; senders batch seconds). The value is exact either way.
+ *
  * Time order: a series' samples only go forward. A batch is applied in time order; a score older
  * than its series' newest written sample (a late evaluator, or two senders out of step) counts at
  * the series' current time, one millisecond after the newest written sample when it is no later:
@@ -61,17 +66,14 @@ export interface MeanPlan {
 
 /**
  * Plans a batch over `committed` without changing it: each touched state is copied, the scores
- * are folded in by time, and one sample per series is planned at each distinct time a score
- * moved it to (three series per triple: mean, weight, count). Empty states (no scores yet) are
- * created at the first score's time, one ms before so that its sample moves forward.
+ * are folded in by time, and one sample per series is planned at the state's final time (three
+ * series per triple: mean, weight, count). Empty states (no scores yet) are created at the first
+ * score's time, one ms before so that its sample moves forward.
  */
 export function planMeans(committed: ReadonlyMap<string, MeanState>, scores: readonly QualityScore[], halfLifeMs: number): MeanPlan {
   const order = scores.length < 2 || isSorted(scores) ? scores : [...scores].sort((a, b) => a.tMs - b.tMs);
   const states = new Map<string, MeanState>();
   const added: string[] = [];
-  // Per touched state: the time of its newest planned point and where its three samples start.
-  const lastPoint = new Map<MeanState, { tMs: UnixMs; at: number }>();
-  const samples: SeriesSample[] = [];
   for (const s of order) {
     const key = meanKey(s.model, s.component, s.dimension);
     let st = states.get(key);
@@ -92,23 +94,13 @@ export function planMeans(committed: ReadonlyMap<string, MeanState>, scores: rea
     st.sum += s.score;
     st.weight += 1;
     st.count += 1;
-    const point = lastPoint.get(st);
-    if (point !== undefined && point.tMs === t) {
-      setPoint(samples, point.at, st);
-    } else {
-      lastPoint.set(st, { tMs: t, at: samples.length });
-      samples.push({ labels: st.labels.score, tMs: t, value: 0 }, { labels: st.labels.weight, tMs: t, value: 0 }, { labels: st.labels.count, tMs: t, value: 0 });
-      setPoint(samples, samples.length - 3, st);
-    }
+  }
+  const samples: SeriesSample[] = [];
+  for (const st of states.values()) {
+    const t = st.tMs;
+    samples.push({ labels: st.labels.score, tMs: t, value: st.sum / st.weight }, { labels: st.labels.weight, tMs: t, value: st.weight }, { labels: st.labels.count, tMs: t, value: st.count });
   }
   return { states, samples, added };
-}
-
-function setPoint(samples: SeriesSample[], at: number, st: MeanState): void {
-  const t = st.tMs;
-  samples[at] = { labels: st.labels.score, tMs: t, value: st.sum / st.weight };
-  samples[at + 1] = { labels: st.labels.weight, tMs: t, value: st.weight };
-  samples[at + 2] = { labels: st.labels.count, tMs: t, value: st.count };
 }
 
 function isSorted(scores: readonly QualityScore[]): boolean {

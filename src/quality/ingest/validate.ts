@@ -32,7 +32,9 @@ const DIMENSIONS: ReadonlySet<string> = new Set(QUALITY_DIMENSIONS);
 // C0 and C1 controls and DEL: they would corrupt a log line or the text exposition.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Those, or a lone surrogate (not well-formed Unicode), in one pass.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
@@ -47,13 +49,18 @@ class Problems {
   }
 }
 
-/** The problem with a label-like string (model, component, evaluator, request_id), or null. */
-function nameProblem(v: unknown, maxChars: number): string | null {
+/**
+ * The problem with a label-like string (model, component, evaluator, request_id), or null.
+ * `known` holds strings of this batch already found good: a batch repeats a few models,
+ * components and evaluators thousands of times.
+ */
+function nameProblem(v: unknown, maxChars: number, known?: Set<string>): string | null {
   if (typeof v !== 'string') return `must be a string, not ${kindOf(v)}`;
+  if (known?.has(v) === true) return null;
   if (v.length === 0) return 'must not be empty';
   if (v.length > maxChars) return `is ${v.length} characters long, more than the limit of ${maxChars}`;
-  if (CONTROL.test(v)) return 'must not contain control characters';
-  if (LONE_SURROGATE.test(v)) return 'is not well-formed Unicode (a lone surrogate)';
+  if (UNSAFE.test(v)) return CONTROL.test(v) ? 'must not contain control characters' : 'is not well-formed Unicode (a lone surrogate)';
+  if (known !== undefined && known.size < 1024) known.add(v);
   return null;
 }
 
@@ -96,46 +103,50 @@ export function validateScoreBatch(json: unknown, nowMs: UnixMs): QualityScore[]
   }
   if (entries.length > MAX_SCORES_PER_BATCH) throw tooLarge(entries.length);
   const out: QualityScore[] = [];
+  const known = new Set<string>();
   for (let i = 0; i < entries.length && !problems.full; i++) {
-    const s = entryOf(entries[i], i, nowMs, problems);
+    const s = entryOf(entries[i], i, nowMs, problems, known);
     if (s !== null) out.push(s);
   }
   if (problems.list.length > 0) throw new QualityInputError(QualityIngestErrorCode.INVALID_SCORES, problems.list);
   return out;
 }
 
-function entryOf(e: unknown, i: number, nowMs: UnixMs, problems: Problems): QualityScore | null {
+function entryOf(e: unknown, i: number, nowMs: UnixMs, problems: Problems, known: Set<string>): QualityScore | null {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) {
     problems.add(i, '', `must be an object, not ${kindOf(e)}`);
     return null;
   }
   const before = problems.list.length;
-  for (const k of Object.keys(e)) if (!ENTRY_FIELDS.has(k)) problems.add(i, k.slice(0, 64), 'unknown field');
-  const get = (k: string): unknown => (Object.hasOwn(e, k) ? (e as Record<string, unknown>)[k] : undefined);
-  const required = (k: string, check: (v: unknown) => string | null): void => {
-    const v = get(k);
-    const p = v === undefined ? 'is missing' : check(v);
-    if (p !== null) problems.add(i, k, p);
-  };
-  required('model', (v) => nameProblem(v, MAX_NAME_CHARS));
-  required('component', (v) => nameProblem(v, MAX_NAME_CHARS));
-  required('dimension', (v) => (typeof v === 'string' && DIMENSIONS.has(v) ? null : `must be one of ${QUALITY_DIMENSIONS.join(', ')}, not ${typeof v === 'string' ? JSON.stringify(v.slice(0, 64)) : kindOf(v)}`));
-  required('score', scoreProblem);
-  required('evaluator', (v) => nameProblem(v, MAX_NAME_CHARS));
+  const r = e as Record<string, unknown>;
+  for (const k of Object.keys(r)) if (!ENTRY_FIELDS.has(k)) problems.add(i, k.slice(0, 64), 'unknown field');
+  // Own properties only: JSON.parse never sets a prototype, but a caller's object might have one.
+  const get = (k: string): unknown => (Object.hasOwn(r, k) ? r[k] : undefined);
+  const model = get('model');
+  const component = get('component');
+  const dimension = get('dimension');
+  const value = get('score');
+  const evaluator = get('evaluator');
   const requestId = get('request_id');
-  if (requestId !== undefined) {
-    const p = nameProblem(requestId, MAX_REQUEST_ID_CHARS);
-    if (p !== null) problems.add(i, 'request_id', p);
+  const time = get('time');
+  const add = (field: string, p: string | null): void => {
+    if (p !== null) problems.add(i, field, p);
+  };
+  add('model', model === undefined ? 'is missing' : nameProblem(model, MAX_NAME_CHARS, known));
+  add('component', component === undefined ? 'is missing' : nameProblem(component, MAX_NAME_CHARS, known));
+  if (!(typeof dimension === 'string' && DIMENSIONS.has(dimension))) {
+    add('dimension', dimension === undefined ? 'is missing' : `must be one of ${QUALITY_DIMENSIONS.join(', ')}, not ${typeof dimension === 'string' ? JSON.stringify(dimension.slice(0, 64)) : kindOf(dimension)}`);
   }
+  add('score', value === undefined ? 'is missing' : scoreProblem(value));
+  add('evaluator', evaluator === undefined ? 'is missing' : nameProblem(evaluator, MAX_NAME_CHARS, known));
+  if (requestId !== undefined) add('request_id', nameProblem(requestId, MAX_REQUEST_ID_CHARS));
   let tMs = 0;
-  required('time', (v) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) return `must be Unix seconds (a number), not ${typeof v === 'number' ? v : kindOf(v)}`;
-    tMs = Math.round(v * 1000);
-    return timeProblem(tMs, nowMs);
-  });
+  if (time === undefined) add('time', 'is missing');
+  else if (typeof time !== 'number' || !Number.isFinite(time)) add('time', `must be Unix seconds (a number), not ${typeof time === 'number' ? time : kindOf(time)}`);
+  else add('time', timeProblem((tMs = Math.round(time * 1000)), nowMs));
   if (problems.list.length > before) return null;
-  const r = e as { model: string; component: string; dimension: QualityDimension; score: number; evaluator: string };
-  return { model: r.model, component: r.component, dimension: r.dimension, score: r.score, evaluator: r.evaluator, ...(requestId === undefined ? {} : { requestId: requestId as string }), tMs };
+  const s: QualityScore = { model: model as string, component: component as string, dimension: dimension as QualityDimension, score: value as number, evaluator: evaluator as string, tMs };
+  return requestId === undefined ? s : { ...s, requestId: requestId as string };
 }
 
 /**
@@ -145,18 +156,19 @@ function entryOf(e: unknown, i: number, nowMs: UnixMs, problems: Problems): Qual
 export function checkScores(scores: readonly QualityScore[], nowMs: UnixMs): void {
   if (scores.length > MAX_SCORES_PER_BATCH) throw tooLarge(scores.length);
   const problems = new Problems();
-  scores.forEach((s, i) => {
-    for (const [field, p] of [
-      ['model', nameProblem(s.model, MAX_NAME_CHARS)],
-      ['component', nameProblem(s.component, MAX_NAME_CHARS)],
-      ['dimension', DIMENSIONS.has(s.dimension) ? null : `must be one of ${QUALITY_DIMENSIONS.join(', ')}`],
-      ['score', scoreProblem(s.score)],
-      ['evaluator', nameProblem(s.evaluator, MAX_NAME_CHARS)],
-      ['request_id', s.requestId === undefined ? null : nameProblem(s.requestId, MAX_REQUEST_ID_CHARS)],
-      ['time', Number.isSafeInteger(s.tMs) ? timeProblem(s.tMs, nowMs) : 'must be an integer number of milliseconds'],
-    ] as const) {
+  const known = new Set<string>();
+  for (let i = 0; i < scores.length && !problems.full; i++) {
+    const s = scores[i];
+    const add = (field: string, p: string | null): void => {
       if (p !== null) problems.add(i, field, p);
-    }
-  });
+    };
+    add('model', nameProblem(s.model, MAX_NAME_CHARS, known));
+    add('component', nameProblem(s.component, MAX_NAME_CHARS, known));
+    if (!DIMENSIONS.has(s.dimension)) add('dimension', `must be one of ${QUALITY_DIMENSIONS.join(', ')}`);
+    add('score', scoreProblem(s.score));
+    add('evaluator', nameProblem(s.evaluator, MAX_NAME_CHARS, known));
+    if (s.requestId !== undefined) add('request_id', nameProblem(s.requestId, MAX_REQUEST_ID_CHARS));
+    add('time', Number.isSafeInteger(s.tMs) ? timeProblem(s.tMs, nowMs) : 'must be an integer number of milliseconds');
+  }
   if (problems.list.length > 0) throw new QualityInputError(QualityIngestErrorCode.INVALID_SCORES, problems.list);
 }
