@@ -8,7 +8,7 @@ import { useCleanups } from '../../src/model/testing/cleanups.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
 import { encodeRemoteWriteV1, snappyEncode } from '../../src/wire/index.js';
 import { waitFor } from '../peers/peers.js';
-import { startServe, type RunningCli } from './cli.js';
+import { startDemoCli, startServe, type RunningCli } from './cli.js';
 
 const cleanups = useCleanups();
 
@@ -115,5 +115,24 @@ describe('the quality namespace (whole process)', () => {
     const metrics = await (await fetch(`${cli.base}/metrics`)).text();
     expect(Number(/infersight_quality_refused_samples_total\{reason="source"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
     expect(Number(/infersight_quality_refused_samples_total\{reason="label"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the simulator’s quality exporter (whole process)', () => {
+  it('passes the guard: infersight demo stores its llm_quality_* series and refuses none', async () => {
+    const t = tempDir('e2e-quality-demo');
+    cleanups.push(t.remove);
+    const demo = await startDemoCli(['--data', t.dir, '--speed', '60', '--scrape-interval', '1s', '--gateway.listen', 'off']);
+    cleanups.push(async () => {
+      await demo.stop();
+    });
+    const series = await waitFor('sim-quality scraped', async () => {
+      const r = await query(demo.base, 'llm_quality_score{job="sim-quality"}');
+      return r.length > 0 ? r : undefined;
+    });
+    expect(Object.keys(series[0].metric).sort()).toEqual(['__name__', 'component', 'dimension', 'endpoint', 'instance', 'job', 'model']);
+    const metrics = await (await fetch(`${demo.base}/metrics`)).text();
+    expect(metrics).toContain('infersight_quality_refused_samples_total{reason="source"} 0');
+    expect(metrics).toContain('infersight_quality_refused_samples_total{reason="label"} 0');
   });
 });
