@@ -72,4 +72,14 @@ export const QUALITY_METRICS = [
     sources: [],
     producer: 'quality',
   },
+  {
+    name: 'llm_quality_drift_event',
+    type: 'gauge',
+    unit: '',
+    help: 'A drift detected on a model\'s scores or inputs: 1 while open (a stale marker when it resolves), by subject (dimension or input feature) and test (page-hinkley, psi, ks).',
+    labels: ['subject', 'test'],
+    stability: 'experimental',
+    sources: [],
+    producer: 'quality',
+  },
 ] as const satisfies readonly MetricSpec[];
