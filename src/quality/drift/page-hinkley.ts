@@ -13,13 +13,13 @@ import type { UnixMs } from '../../model/index.js';
 
 /** Parameters of `PageHinkley` (docs/design/quality-drift.md says why these defaults). */
 export interface PageHinkleyParams {
-  /** The change tolerated before anything accumulates, in score units (default 0.01: a point). */
+  /** The change tolerated before anything accumulates, in score units. */
   readonly delta: number;
-  /** The alarm threshold, in score-minutes (default 0.1: e.g. 2 points beyond delta for 5 minutes). */
+  /** The alarm threshold, in score-minutes (0.1: e.g. 2 points beyond delta for 5 minutes). */
   readonly lambda: number;
 }
 
-/** The defaults of `PageHinkleyParams`. */
+/** Textbook-sized defaults of `PageHinkleyParams`; the score detector uses its own, tuned ones (`DEFAULT_SCORE_DRIFT`). */
 export const DEFAULT_PAGE_HINKLEY: PageHinkleyParams = { delta: 0.01, lambda: 0.1 };
 
 /** Which way the mean moved: `down` (scores fell) or `up`. */

@@ -170,6 +170,11 @@ export class DriftRunner {
     await this.running;
   }
 
+  /** Resolves once the live tick under way (if any) has finished: tests on virtual timers await it before reading the results. */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
   private schedule(): void {
     if (this.stopped) return;
     const now = this.o.clock();
