@@ -15,7 +15,7 @@ const sharedData = { dir: existsSync(sharedDir) ? sharedDir : null, ci: process.
 /**
  * The three tiers (CONTRIBUTING.md, "Test tiers"). `unit`: in-process, no real peers and no built
  * CLI; this includes the cross-module tests in test/dashboards, test/gateway, test/normalize,
- * test/rules and test/tooling, which live in test/ only because they import modules their own
+ * test/quality, test/rules and test/tooling, which live in test/ only because they import modules their own
  * module may not. `interop`: real peers on loopback (test/interop, and test/peers, the helper
  * that finds them). `e2e`: the built CLI (dist/) on free ports, spoken to over HTTP and through
  * Chromium, and test/fuzz, which drives the same built CLI with seeded hostile input. Every test
