@@ -16,13 +16,17 @@ export function compileBlocklist(entries: readonly string[]): Blocklist {
   const words = new Set<string>();
   const phrases: string[] = [];
   const order = new Map<string, number>();
+  let longest = 0;
   for (const raw of entries) {
     const e = foldCase(raw.trim()).replace(/\s+/gu, ' ');
     if (e === '' || order.has(e)) continue;
     order.set(e, order.size);
     let word = true;
     for (let i = 0; i < e.length && word; i++) word = isWordUnit(e.charCodeAt(i));
-    if (word) words.add(e);
+    if (word) {
+      words.add(e);
+      longest = Math.max(longest, e.length);
+    }
     else phrases.push(e);
   }
   return {
@@ -40,8 +44,11 @@ export function compileBlocklist(entries: readonly string[]): Blocklist {
           }
           let j = i;
           while (j < folded.length && isWordUnit(folded.charCodeAt(j))) j++;
-          const w = folded.slice(i, j);
-          if (words.has(w)) hits.add(w);
+          // Only words that could be on the list are cut out and looked up.
+          if (j - i <= longest) {
+            const w = folded.slice(i, j);
+            if (words.has(w)) hits.add(w);
+          }
           i = j;
         }
       }

@@ -31,23 +31,27 @@ export interface DetectedLanguage {
   readonly confidence: number;
 }
 
-type Script = 'latin' | 'han' | 'kana' | 'hangul' | 'cyrillic' | 'arabic' | 'hebrew' | 'greek' | 'devanagari' | 'thai' | 'other';
-const SCRIPT_LANG: Partial<Record<Script, string>> = { han: 'zh', kana: 'ja', hangul: 'ko', cyrillic: 'ru', arabic: 'ar', hebrew: 'he', greek: 'el', devanagari: 'hi', thai: 'th' };
+// Scripts by index, so that counting is an array increment per letter (no Map per character).
+const LATIN = 0;
+const KANA = 1;
+const HAN = 2;
+const SCRIPT_LANG = ['', 'ja', 'zh', 'ko', 'ru', 'ar', 'he', 'el', 'hi', 'th'];
+const NO_SCRIPT = -1;
 
-function scriptOf(c: number): Script | null {
-  if (c < 0x80) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 'latin' : null;
-  if (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) return 'latin';
-  if (c >= 0x370 && c <= 0x3ff) return 'greek';
-  if (c >= 0x400 && c <= 0x52f) return 'cyrillic';
-  if (c >= 0x590 && c <= 0x5ff) return 'hebrew';
-  if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return 'arabic';
-  if (c >= 0x900 && c <= 0x97f) return 'devanagari';
-  if (c >= 0xe00 && c <= 0xe7f) return 'thai';
-  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return 'kana';
-  if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf)) return 'han';
-  if ((c >= 0xac00 && c <= 0xd7af) || (c >= 0x1100 && c <= 0x11ff)) return 'hangul';
-  if (c >= 0x1e00 && c <= 0x1eff) return 'latin';
-  return null;
+function scriptOf(c: number): number {
+  if (c < 0x80) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? LATIN : NO_SCRIPT;
+  if (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) return LATIN;
+  if (c >= 0x370 && c <= 0x3ff) return 7; // Greek
+  if (c >= 0x400 && c <= 0x52f) return 4; // Cyrillic
+  if (c >= 0x590 && c <= 0x5ff) return 6; // Hebrew
+  if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return 5; // Arabic
+  if (c >= 0x900 && c <= 0x97f) return 8; // Devanagari
+  if (c >= 0xe00 && c <= 0xe7f) return 9; // Thai
+  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return KANA;
+  if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf)) return HAN;
+  if ((c >= 0xac00 && c <= 0xd7af) || (c >= 0x1100 && c <= 0x11ff)) return 3; // Hangul
+  if (c >= 0x1e00 && c <= 0x1eff) return LATIN;
+  return NO_SCRIPT;
 }
 
 /** Letters needed before a script decides, and stop words before a Latin language does. */
@@ -57,24 +61,22 @@ const MIN_STOP_WORDS = 3;
 /** Detects the language of `text` (its first `LANGUAGE_SCAN_CHARS` characters). */
 export function detectLanguage(text: string): DetectedLanguage {
   const head = text.length > LANGUAGE_SCAN_CHARS ? text.slice(0, LANGUAGE_SCAN_CHARS) : text;
-  const counts = new Map<Script, number>();
+  const counts = new Int32Array(SCRIPT_LANG.length);
   let letters = 0;
   for (let i = 0; i < head.length; i++) {
-    const s = scriptOf(head.charCodeAt(i));
-    if (s === null) continue;
+    const sc = scriptOf(head.charCodeAt(i));
+    if (sc === NO_SCRIPT) continue;
     letters++;
-    counts.set(s, (counts.get(s) ?? 0) + 1);
+    counts[sc]++;
   }
   if (letters < MIN_LETTERS) return { lang: 'und', confidence: 0 };
   // Japanese mixes kana with Han: any real share of kana makes Han text Japanese.
-  const kana = counts.get('kana') ?? 0;
-  if (kana > 0 && kana >= letters * 0.1) counts.set('kana', kana + (counts.get('han') ?? 0));
-  let top: Script = 'other';
-  let topN = 0;
-  for (const [s, n] of counts) if (n > topN) [top, topN] = [s, n];
-  if (top !== 'latin') {
-    const share = topN / letters;
-    return share >= 0.5 ? { lang: SCRIPT_LANG[top] ?? 'und', confidence: share } : { lang: 'und', confidence: share };
+  if (counts[KANA] > 0 && counts[KANA] >= letters * 0.1) counts[KANA] += counts[HAN];
+  let top = LATIN;
+  for (let sc = 1; sc < counts.length; sc++) if (counts[sc] > counts[top]) top = sc;
+  if (top !== LATIN) {
+    const share = Math.min(1, counts[top] / letters);
+    return share >= 0.5 ? { lang: SCRIPT_LANG[top], confidence: share } : { lang: 'und', confidence: share };
   }
   return latinLanguage(head);
 }

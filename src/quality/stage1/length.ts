@@ -28,6 +28,10 @@ class Ring {
   readonly values: Float64Array;
   size = 0;
   next = 0;
+  /** The baseline's median and MAD as last computed, and how many answers ago. */
+  median = 0;
+  mad = 1;
+  age = Number.POSITIVE_INFINITY;
   constructor(capacity: number) {
     this.values = new Float64Array(capacity);
   }
@@ -37,6 +41,9 @@ class Ring {
     if (this.size < this.values.length) this.size++;
   }
 }
+
+/** How many answers a computed baseline serves before it is computed again. */
+const RECOMPUTE_EVERY = 16;
 
 /** The median of the first `n` values of `a`, sorting `a` in place. */
 function median(a: Float64Array, n: number): number {
@@ -81,14 +88,21 @@ export class LengthTracker {
   private judge(ring: Ring, x: number): LengthVerdict {
     const n = ring.size;
     if (n < this.minSamples) return { z: null, median: null, anomaly: false };
-    const s = this.scratch;
-    s.set(ring.values.subarray(0, n));
-    const med = median(s, n);
-    for (let i = 0; i < n; i++) s[i] = Math.abs(ring.values[i] - med);
-    // A floor of one token: a model that always answers the same length must not flag a
-    // one-token difference as infinitely unusual.
-    const mad = Math.max(1, median(s, n));
-    const z = (0.6745 * (x - med)) / mad;
+    // The baseline moves slowly: it is recomputed (two sorts of the window) every
+    // `RECOMPUTE_EVERY` answers, not for each one.
+    if (ring.age >= RECOMPUTE_EVERY) {
+      const s = this.scratch;
+      s.set(ring.values.subarray(0, n));
+      ring.median = median(s, n);
+      for (let i = 0; i < n; i++) s[i] = Math.abs(ring.values[i] - ring.median);
+      // A floor of one token: a model that always answers the same length must not flag a
+      // one-token difference as infinitely unusual.
+      ring.mad = Math.max(1, median(s, n));
+      ring.age = 0;
+    }
+    ring.age++;
+    const med = ring.median;
+    const z = (0.6745 * (x - med)) / ring.mad;
     return { z, median: med, anomaly: Math.abs(z) > this.threshold };
   }
 }
