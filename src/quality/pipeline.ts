@@ -19,6 +19,8 @@ import type { Evaluation, QualityScore, Rubric, SampledPair } from './types.js';
 export type { EvaluationRecord, PipelineMetrics, QualityPipelineOptions, QualityPipelineStats } from './pipeline-types.js';
 
 const HOUR_MS = 3_600_000;
+/** Pairs evaluated between two yields to the event loop (about 10 ms of stage 1 on typical pairs). */
+const YIELD_EVERY = 32;
 
 interface JudgeJob {
   readonly pair: SampledPair;
@@ -167,7 +169,11 @@ export class QualityPipeline {
     }
     const tMs = o.clock();
     const evals: Evaluation[] = [];
-    for (const p of pairs) {
+    for (let i = 0; i < pairs.length; i++) {
+      // Stage 1 is CPU work: yield to the event loop between slices of a batch, so that a batch
+      // of long answers does not hold requests and queries behind it.
+      if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const p = pairs[i];
       for (const e of runStage1(p, { ...o.stage1, lengths: this.lengths, tMs, monotonicMs: this.mono })) {
         evals.push(e);
         if (e.flag !== null) this.c.stage1Flags++;
