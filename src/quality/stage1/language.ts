@@ -57,6 +57,7 @@ function scriptOf(c: number): number {
 /** Letters needed before a script decides, and stop words before a Latin language does. */
 const MIN_LETTERS = 12;
 const MIN_STOP_WORDS = 3;
+const ENOUGH_STOP_WORDS = 40;
 
 /** Detects the language of `text` (its first `LANGUAGE_SCAN_CHARS` characters). */
 export function detectLanguage(text: string): DetectedLanguage {
@@ -99,6 +100,8 @@ function latinLanguage(text: string): DetectedLanguage {
       // A word shared by several languages (`de`, `que`) gives each a share of one vote.
       for (const l of langs) votes.set(l, (votes.get(l) ?? 0) + 1 / langs.length);
       total++;
+      // Forty stop words decide a language; reading on would only cost time.
+      if (total >= ENOUGH_STOP_WORDS) break;
     }
     i = j;
   }
