@@ -163,6 +163,8 @@ export interface JudgeVerdict {
 
 /** A stage-2 judge at an OpenAI-compatible endpoint. Rejects on timeout, a non-2xx answer or an answer it cannot read. */
 export interface Judge {
+  /** The judge model's name, for the evaluator label `judge:<model>` (the pipeline's default when absent: `judge`). */
+  readonly model?: string;
   judge(pair: SampledPair, rubric: Rubric, signal?: AbortSignal): Promise<JudgeVerdict>;
 }
 

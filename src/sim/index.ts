@@ -32,3 +32,4 @@ export {
   type LoadSpec,
   type ScenarioSpec,
 } from './spec.js';
+export { SIM_JUDGE_MODEL, SIM_JUDGE_VARIANTS } from './judge.js';

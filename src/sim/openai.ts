@@ -4,12 +4,14 @@
  * `choices[].text` (completions), a final chunk with `finish_reason`, an optional usage chunk
  * (`stream_options.include_usage`), then `data: [DONE]`. Tokens arrive as the engine model produces
  * them; `pace` turns their virtual times into real delays. Failures before the first token answer
- * with an HTTP error status; failures after it send an `error` event and end the stream.
+ * with an HTTP error status; failures after it send an `error` event and end the stream. The
+ * simulator's judge model (`infersight-sim-judge`, judge.ts) answers on the same path.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyProblemStatus, readBody } from '../http/index.js';
 import type { UnixMs } from '../model/index.js';
 import type { ComponentRuntime } from './fleet.js';
+import { handleJudge, isJudgeRequest } from './judge.js';
 import type { RequestListener, RequestOutcome } from './request.js';
 import { Rng } from './rng.js';
 import type { Simulation } from './simulation.js';
@@ -101,6 +103,8 @@ export async function handleCompletion(ctx: OpenAiContext, req: IncomingMessage,
     sendOpenAiError(res, status, (e as Error).message);
     return;
   }
+  // The simulator's judge model is served beside the engines (judge.ts).
+  if (chat && component === undefined && isJudgeRequest(body)) return handleJudge(ctx, req, res, body, sendOpenAiError);
   const p = parse(body, chat);
   if (typeof p === 'string') {
     sendOpenAiError(res, 400, p);

@@ -14,6 +14,15 @@ export const QUALITY_DIMENSIONS = ['safety', 'relevance', 'professional_tone', '
 const BASE = { safety: 0.985, relevance: 0.88, professional_tone: 0.92 };
 const WINDOW_S = 300;
 
+/**
+ * The judged pass probabilities under a quality drift: `drop` (0..1) lowers relevance fully and
+ * tone by half, `safetyDrop` safety. The exporter below and the simulator's judge endpoint
+ * (judge.ts) both draw from them, so the two agree on what a drifting component looks like.
+ */
+export function passRates(drop: number, safetyDrop = 0): { readonly safety: number; readonly relevance: number; readonly professional_tone: number } {
+  return { safety: Math.max(0, BASE.safety - safetyDrop), relevance: Math.max(0, BASE.relevance - drop), professional_tone: Math.max(0, BASE.professional_tone - drop / 2) };
+}
+
 /** One dimension's counters and recent score. */
 export interface DimensionState {
   score: number;
@@ -46,7 +55,7 @@ export class QualityState {
   /** Scores a tick's samples of `completed` responses; `drop` (0..1) lowers relevance fully and tone by half, `safetyDrop` safety. */
   update(dtS: number, completed: number, drop: number, safetyDrop = 0): void {
     const n = this.rng.poisson(completed * this.sampleShare);
-    const p = { safety: Math.max(0, BASE.safety - safetyDrop), relevance: Math.max(0, BASE.relevance - drop), professional_tone: Math.max(0, BASE.professional_tone - drop / 2) };
+    const p = passRates(drop, safetyDrop);
     const alpha = 1 - Math.exp(-dtS / WINDOW_S);
     this.sampled += n;
     if (n === 0) return;
