@@ -6,6 +6,7 @@ import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
 import { dashboardHandlers } from './dashboards.js';
 import { diagnosisHandlers } from './diagnosis.js';
+import { qualityHandlers } from './quality.js';
 import { rulesHandlers } from './rules.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
@@ -14,6 +15,7 @@ import { statusHandlers } from './status.js';
 export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
 export type { RulesSource } from './rules.js';
 export { causeJson, diagnosisJson, insightJson, type DiagnosisSource } from './diagnosis.js';
+export { SAMPLES_DEFAULT_LIMIT, SAMPLES_MAX_LIMIT, driftEventJson, sampleJson, type QualitySource } from './quality.js';
 export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
 export { tsdbStatus } from './tsdb-status.js';
 
@@ -23,6 +25,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const dashboards = dashboardHandlers(deps);
   const rules = rulesHandlers(deps);
   const diagnosis = diagnosisHandlers(deps);
+  const quality = qualityHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -43,6 +46,10 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/rules/pack', ['GET'], rules.pack],
     ['/api/v1/diagnosis', ['GET'], diagnosis.diagnosis],
     ['/api/v1/insights', ['GET'], diagnosis.insights],
+    ['/api/v1/quality/samples', ['GET'], quality.samples],
+    ['/api/v1/quality/samples/:id', ['GET'], quality.sample],
+    ['/api/v1/quality/drift', ['GET'], quality.drift],
+    ['/api/v1/quality/status', ['GET'], quality.status],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],
