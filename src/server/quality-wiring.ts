@@ -210,7 +210,13 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
       write: (sample) => {
         const p = pipeline;
         const share = current?.config.sampling ?? 0;
-        if (p !== null && share > 0 && (share >= 1 || random() < share)) p.accept(sample);
+        if (p === null || share <= 0 || (share < 1 && random() >= share)) return;
+        // The gateway's port must not throw into the request path: a failing pipeline loses the sample, logged.
+        try {
+          p.accept(sample);
+        } catch (e) {
+          logger.warn('quality: the pipeline refused a sample', { err: errText(e) });
+        }
       },
       close: async () => undefined,
     },

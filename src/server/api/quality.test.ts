@@ -3,6 +3,7 @@ import { MemoryLogger } from '../../model/index.js';
 import { useCleanups } from '../../model/testing/cleanups.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';
 import { startServer } from '../serve.js';
+import { MemorySampleStore } from '../testing/memory-sample-store.js';
 import { testDriftEvent, testFlag, testJudgeEvaluation, testPair, testQualityParts } from '../testing/quality-fixture.js';
 
 // The quality read routes over a server whose sample store (in memory) is filled through the
@@ -13,6 +14,14 @@ const MIN = 60_000;
 const HOSTILE = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
 let base = '';
 let bare = '';
+let failing = '';
+
+/** A store whose reads fail (a broken disk under the database). */
+class FailingStore extends MemorySampleStore {
+  override async find(): Promise<never> {
+    throw new Error('could not read block 7: I/O error');
+  }
+}
 
 beforeAll(async () => {
   const parts = testQualityParts([testDriftEvent('d1', T0 + 10 * MIN), testDriftEvent('d2', T0 + 50 * MIN, 'qwen-7b')]);
@@ -38,6 +47,7 @@ beforeAll(async () => {
   };
   base = await start(parts.options);
   bare = await start(undefined);
+  failing = await start(testQualityParts([], new FailingStore()).options);
 });
 
 const q = (params: [string, string][]) => new URLSearchParams(params).toString();
@@ -142,5 +152,11 @@ describe('/api/v1/quality/*', () => {
   it.each(['/api/v1/quality/samples', '/api/v1/quality/samples/p1', '/api/v1/quality/drift', '/api/v1/quality/status'])('answers %s unavailable without a sample store', async (path) => {
     const r = await get(bare + path);
     expect(r).toEqual({ status: 503, body: { status: 'error', errorType: 'unavailable', error: 'quality samples are not available on this server: no sample store is open (docs/quality.md)' } });
+  });
+
+  it('answers a store that cannot read as internal (500), and the server goes on', async () => {
+    const r = await get(`${failing}/api/v1/quality/samples`);
+    expect(r).toEqual({ status: 500, body: { status: 'error', errorType: 'internal', error: 'could not read block 7: I/O error' } });
+    expect((await get(`${failing}/api/v1/quality/status`)).status).toBe(200);
   });
 });
