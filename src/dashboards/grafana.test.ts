@@ -59,7 +59,7 @@ describe('toGrafana(INSIGHTS)', () => {
     const list: J[] = g.annotations.list;
     expect(list[0].builtIn).toBe(1);
     expect(list.slice(1).map((a) => a.name)).toEqual(INSIGHTS.annotations.map((a) => a.title));
-    for (const a of list.slice(1)) expect(a).toMatchObject({ expr: expect.stringContaining('increase('), titleFormat: a.name, textFormat: expect.stringContaining('{{component}}'), iconColor: expect.any(String), step: '1m' });
+    for (const a of list.slice(1)) expect(a).toMatchObject({ expr: expect.stringMatching(/increase\(|llm_quality_drift_event/), titleFormat: a.name, textFormat: expect.stringContaining('{{component}}'), iconColor: expect.any(String), step: '1m' });
   });
 
   it('exports the hex grid as a table with a note, joined on instance, health columns coloured', () => {

@@ -19,8 +19,8 @@ import { sel, sumBy } from './queries.js';
 import { ofSelectedComponents } from './selection.js';
 import type { Annotation, Dashboard, Variable } from './types.js';
 
-/** The drill-down variables: each one's options are narrowed by the ones before it. */
-const VARIABLES: readonly Variable[] = [
+/** The drill-down variables: each one's options are narrowed by the ones before it (the Quality dashboard shares them). */
+export const INSIGHTS_VARIABLES: readonly Variable[] = [
   { name: 'endpoint', label: 'Endpoint', kind: 'labelValues', metric: 'up', labelName: 'endpoint' },
   { name: 'component', label: 'Component', kind: 'labelValues', metric: 'up', match: 'up{endpoint=~"$endpoint"}', labelName: 'component' },
   {
@@ -55,7 +55,24 @@ const VARIABLES: readonly Variable[] = [
   { name: 'kv_band', label: 'KV band (%)', kind: 'text', default: KV_BAND_DEFAULT },
 ];
 
-const ANNOTATIONS: readonly Annotation[] = [
+/**
+ * Drift events (src/quality's drift runner writes `llm_quality_drift_event`, 1 while a drift is
+ * open): marked at their onset only, the first step a drift is open and was not one step before,
+ * so that a drift lasting hours is one marker, not a marker per step.
+ */
+export const DRIFT_ANNOTATION: Annotation = {
+  id: 'quality-drift',
+  title: 'Quality drift',
+  expr: (() => {
+    const open = `max by (component, subject, test) (${sel('llm_quality_drift_event')})`;
+    return ofSelectedComponents(`(${open} > 0) unless (${open.replace(/\)$/, ' offset $__interval)')} > 0)`);
+  })(),
+  text: '{{component}}: {{subject}} drift ({{test}})',
+  color: '#bb6bd9',
+};
+
+/** The markers drawn across every time series of Insights (and of Quality). */
+export const INSIGHTS_ANNOTATIONS: readonly Annotation[] = [
   {
     id: 'cold-starts',
     title: 'Cold starts',
@@ -70,6 +87,7 @@ const ANNOTATIONS: readonly Annotation[] = [
     text: '{{component}}: scale {{direction}}',
     color: '#56ccf2',
   },
+  DRIFT_ANNOTATION,
 ];
 
 /** The Insights dashboard. */
@@ -78,7 +96,7 @@ export const INSIGHTS: Dashboard = {
   title: 'Insights',
   description:
     'The fleet at a glance: invocations, instances and errors; the fleet honeycomb by AZ; SLOs, error budgets and burn rates; token latency from the client and the engine; answer quality; KV-cache usage, capacity and queue pressure; GPUs per instance; traffic by AZ; throughput against benchmark; cold-start anatomy; errors and workload shape. Click a hex cell to filter every panel to that instance.',
-  variables: VARIABLES,
+  variables: INSIGHTS_VARIABLES,
   rows: [SUMMARY_ROW, FLEET_ROW, SLO_ROW, LATENCY_ROW, QUALITY_ROW, PRESSURE_ROW, GPU_ROW, TRAFFIC_ROW, THROUGHPUT_ROW, COLD_START_ROW, ERRORS_ROW, WORKLOAD_ROW],
-  annotations: ANNOTATIONS,
+  annotations: INSIGHTS_ANNOTATIONS,
 };

@@ -28,6 +28,7 @@ export {
   type InsightsData,
   type InsightsOptions,
 } from './diagnosis-client.js';
+export type { DriftEventWire, EvaluationWire, QualityDriftData, QualitySamplesData, QualityStatusData, SampleWire, SampledPairWire } from './quality-wire.js';
 export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,

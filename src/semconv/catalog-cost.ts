@@ -33,6 +33,16 @@ export const COST_METRICS = [
     producer: 'cost',
   },
   {
+    name: 'llm_cost_dollars_per_hour',
+    type: 'gauge',
+    unit: 'dollars_per_hour',
+    help: 'What a deployment costs per hour now: the price of the GPUs it holds.',
+    labels: [],
+    stability: 'experimental',
+    sources: [],
+    producer: 'cost',
+  },
+  {
     name: 'llm_cost_per_million_tokens_dollars',
     type: 'gauge',
     unit: 'dollars',

@@ -9,6 +9,7 @@ import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, typ
 import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';
 import { DemoLoad } from './demo-load.js';
 import { gatewayConfigForSim } from './gateway.js';
+import { JUDGE_DEFAULTS, type QualityConfig } from './quality-config.js';
 import { startServer, type RunningServer, type ServeOptions } from './serve.js';
 import type { QueryClient } from '../query/index.js';
 import type { Appendable } from '../storage/index.js';
@@ -95,7 +96,26 @@ export function demoScrapeConfig(fileSdPath: string, scrapeInterval: string, rul
  * checks slow down with the fleet's size (about 25 probes a second at most).
  */
 function demoGatewaySettings(flushInterval: string, replicas: number): Record<string, unknown> {
-  return { flush_interval: flushInterval, health_check: { interval: `${Math.max(2, Math.ceil(replicas / 25))}s`, timeout: '1s' }, upstream: { retries: 1 } };
+  return {
+    flush_interval: flushInterval,
+    health_check: { interval: `${Math.max(2, Math.ceil(replicas / 25))}s`, timeout: '1s' },
+    upstream: { retries: 1 },
+    sampling: { rate: DEMO_SAMPLING_RATE },
+  };
+}
+
+/** Share of the demo's real requests through the gateway that are sampled for quality evaluation. */
+export const DEMO_SAMPLING_RATE = 0.2;
+
+/** The simulator's judge model (src/sim/openai.ts answers it at the simulation's OpenAI URL). */
+export const DEMO_JUDGE_MODEL = 'infersight-sim-judge';
+
+/**
+ * The demo's quality settings: the embedded store in `<data>/quality` (the wiring's default),
+ * every gateway sample evaluated by stage 1, and a share of them judged by the simulator's judge.
+ */
+export function demoQualityDefaults(simUrl: string): Partial<QualityConfig> {
+  return { judge: { baseURL: `${simUrl}/v1`, model: DEMO_JUDGE_MODEL, apiKeyFile: null, ...JUDGE_DEFAULTS, share: 0.25 } };
 }
 
 /**
@@ -182,6 +202,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       backfill,
       // The insight runner ticks with the scrape interval (and replays over the history after the rules).
       diagnose: { intervalMs, ...o.diagnose },
+      // Quality on: the gateway's samples of the demo's real requests, drift at the scrape interval.
+      quality: { intervalMs, ...o.quality, defaults: { ...demoQualityDefaults(sim.url), ...o.quality?.defaults } },
     });
     let refresh: ReturnType<typeof setInterval> | undefined;
     const gw = server.gateway;

@@ -3,7 +3,7 @@
  * embedded store to open, the pool configuration derived from a running simulation's replica
  * targets (for `infersight demo`), and the options `startServer` takes for it.
  */
-import { startGateway, validateGatewayConfig, type GatewayConfig, type RunningGateway } from '../gateway/index.js';
+import { startGateway, validateGatewayConfig, type GatewayConfig, type RunningGateway, type SampleSink } from '../gateway/index.js';
 import type { RequestGuard } from '../http/index.js';
 import type { Clock, Logger } from '../model/index.js';
 import type { SimTarget } from '../sim/index.js';
@@ -19,11 +19,13 @@ export interface ServerGatewayOptions {
    * default port); when true (an address the user gave), it is an error.
    */
   readonly listenRequired?: boolean;
+  /** Where sampled requests go (the server binds the quality pipeline's port here); the gateway's own default when absent. */
+  readonly sampleSink?: SampleSink | null;
 }
 
 /** Starts the gateway for `startServer`, writing into `appendable`, behind the server's request guard (credentials, TLS, browser safety). */
 export async function startServerGateway(o: ServerGatewayOptions, appendable: Appendable, logger: Logger, clock: Clock, guard?: RequestGuard): Promise<RunningGateway> {
-  const start = (listen: string | undefined): Promise<RunningGateway> => startGateway({ config: o.config, listen, appendable, logger, now: clock, guard });
+  const start = (listen: string | undefined): Promise<RunningGateway> => startGateway({ config: o.config, listen, appendable, logger, now: clock, guard, ...(o.sampleSink === undefined ? {} : { sampleSink: o.sampleSink }) });
   try {
     return await start(o.listen);
   } catch (e) {

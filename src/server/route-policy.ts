@@ -40,6 +40,11 @@ const READ_ROUTES = [
   'GET /api/v1/rules/pack',
   'GET /api/v1/diagnosis',
   'GET /api/v1/insights',
+  // Sampled prompts and responses are read with the metrics' `read` scope (redacted before they were stored).
+  'GET /api/v1/quality/samples',
+  'GET /api/v1/quality/samples/:id',
+  'GET /api/v1/quality/drift',
+  'GET /api/v1/quality/status',
   'GET /api/v1/dashboards',
   'GET /api/v1/dashboards/:id',
   'GET /api/v1/dashboards/:id/grafana',

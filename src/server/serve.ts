@@ -17,6 +17,7 @@ import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
 import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
 import { wireQualityIngest, type QualityIngestOptions } from './quality-ingest-wiring.js';
+import { wireQuality, type QualityWiring, type QualityWiringOptions } from './quality-wiring.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
 import { EventLoopDelayMetrics, processMetricFamilies, resultCacheMetricFamilies, rulesMetricFamilies, tsdbMetricFamilies } from './self-metrics.js';
@@ -90,7 +91,13 @@ export interface ServeOptions {
    * Score ingest (`POST /api/v1/quality/scores`, src/server/quality-ingest-wiring.ts): on by
    * default; `false` turns the route off (503). The quality namespace guard is on regardless.
    */
-  quality?: QualityIngestOptions | false;
+  qualityScores?: QualityIngestOptions | false;
+  /**
+   * Answer quality (src/server/quality-wiring.ts): src/quality's factories, and settings that turn
+   * it on without a `quality:` section (the demo). The gateway's samples feed the pipeline; drift
+   * replays over the backfill's span after the rules.
+   */
+  quality?: QualityWiringOptions;
 }
 
 /**
@@ -185,7 +192,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
     if (resultCache !== null) families.push(...resultCacheMetricFamilies(resultCache.stats()));
     if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
-    families.push(...quality.families());
+    families.push(...scores.families());
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   // Range queries go through the result cache, which the store's change feed keeps exact.
@@ -197,7 +204,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     return (client = new EngineQueryClient({ engine: resultCache ?? engine, queryable: db, metadata: catalogMetadata }));
   };
   const diagnosis = wireDiagnosis(o.diagnose ?? {}, queryClient, o.clock, o.logger);
-  const quality = wireQualityIngest(o.quality, o.clock, o.logger);
+  const scores = wireQualityIngest(o.qualityScores, o.clock, o.logger);
+  let quality: QualityWiring | null = null;
   registerApiRoutes(routes, {
     client: queryClient,
     parserOptions: engine.parserOptions,
@@ -214,7 +222,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     bodyRead: o.bodyRead,
     rules: () => rulesSource,
     diagnosis: () => diagnosis.source(),
-    qualityScores: () => quality.ingest(),
+    qualityScores: () => scores.ingest(),
+    quality: () => quality?.source() ?? null,
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -246,10 +255,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     externalURL: () => o.rules?.externalURL ?? `http://${formatHostPort(http.address)}`,
   });
   rulesSource = rules.source();
+  // The quality section of the same file (an invalid one stops the start too).
+  const q = await wireQuality(o.quality ?? {}, { configFile: o.scrape?.configFile, dataDir: o.storage.dir, clock: o.clock, logger: o.logger });
+  quality = q;
   // --web.* (an invalid file stops the start): one guard for every listener, lifecycle and admin routes.
   const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, async () => {
     await scraping.reload();
     await rules.reload();
+    await q.reload();
   });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
@@ -262,7 +275,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway(o.gateway, quality.guardGateway(deferredAppendable(() => db)), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway({ ...(q.enabled ? { sampleSink: q.sampleSink } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => db)), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
@@ -274,11 +287,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     (opened) => {
       db = opened;
       const normalized = o.normalize?.enabled === false ? opened : new NormalizingAppendable(opened, { keepRaw: o.normalize?.keepRaw ?? false });
-      ingestTarget = quality.guard(normalized, 'drop');
-      pushTarget = quality.guard(normalized, 'refuse');
+      ingestTarget = scores.guard(normalized, 'drop');
+      pushTarget = scores.guard(normalized, 'refuse');
       // The quality path writes the catalog's names straight into the store.
       const client = queryClient();
-      if (client !== null) return quality.open(opened, client);
+      if (client !== null) return scores.open(opened, client);
     },
     async (e: unknown) => {
       // Without a store there is nothing to serve: stop listening so the process can exit.
@@ -288,6 +301,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       await gateway?.close();
       throw e;
     },
+  );
+  // The sample store opens beside the backfill; drift replays once both are done.
+  const qualityOpened = opened.then(
+    () => (db === null ? undefined : q.open(db)),
+    () => undefined, // opening the store failed: logged above
   );
   const aborting = new AbortController();
   // The backfill first (the demo's history); live scraping starts as soon as it is in.
@@ -315,6 +333,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       );
     }
     await rules.start(store, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
+    // Drift after the rules, before the insights (the diagnosis' quality-drift cause reads it).
+    await qualityOpened;
+    if (from !== undefined) {
+      await q.replay(store, client, from, o.clock(), aborting.signal).catch((e: unknown) => {
+        if (!aborting.signal.aborted) o.logger.error('replaying drift detection over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+      });
+    }
+    q.start(store, client);
     // After the rules, whose SLO alerts open insights too.
     if (from !== undefined) {
       await diagnosis.replay(store, client, from, o.clock(), aborting.signal).then(
@@ -354,6 +380,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await scraping.close();
         await rules.close();
         await diagnosis.close();
+        await qualityOpened;
+        await q.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),

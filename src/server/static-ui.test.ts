@@ -56,6 +56,7 @@ describe('resolveUiPath', () => {
     ['/alerts', { kind: 'page' }],
     ['/rules', { kind: 'page' }],
     ['/diagnosis', { kind: 'page' }],
+    ['/quality', { kind: 'page' }],
     ['/nope', { kind: 'bad' }],
     ['/explore/deeper', { kind: 'bad' }],
     ['/assets/app.js', { kind: 'file', rel: 'assets/app.js' }],

@@ -12,6 +12,7 @@ import type { StatusSources } from './status.js';
 import type { RulesSource } from './rules.js';
 import type { DiagnosisSource } from './diagnosis.js';
 import type { ScoreIngest } from '../../quality/index.js';
+import type { QualitySource } from './quality.js';
 
 /** Limits on what one API request may carry. */
 export interface ApiLimits {
@@ -53,6 +54,8 @@ export interface ApiDeps {
   readonly diagnosis?: () => DiagnosisSource | null;
   /** The quality path behind `POST /api/v1/quality/scores`; `unavailable` when absent or null (src/server/quality-ingest-wiring.ts). */
   readonly qualityScores?: () => ScoreIngest | null;
+  /** The sample store and drift events the `/api/v1/quality/*` read routes show; `unavailable` when absent or null. */
+  readonly quality?: () => QualitySource | null;
 }
 
 /** One API request as a handler sees it. */

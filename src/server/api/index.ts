@@ -7,6 +7,7 @@ import { apiHandler, type ApiDeps } from './common.js';
 import { dashboardHandlers } from './dashboards.js';
 import { diagnosisHandlers } from './diagnosis.js';
 import { qualityScoresHandler } from './quality-scores.js';
+import { qualityHandlers } from './quality.js';
 import { rulesHandlers } from './rules.js';
 import { formatQueryHandler, parseQueryHandler, queryExemplarsHandler, queryHandler, queryRangeHandler } from './query.js';
 import { labelNamesHandler, labelValuesHandler, metadataHandler, seriesHandler } from './series.js';
@@ -16,6 +17,7 @@ export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
 export type { RulesSource } from './rules.js';
 export { causeJson, diagnosisJson, insightJson, type DiagnosisSource } from './diagnosis.js';
 export { qualityScoresHandler, type QualityScoresDeps } from './quality-scores.js';
+export { SAMPLES_DEFAULT_LIMIT, SAMPLES_MAX_LIMIT, driftEventJson, sampleJson, type QualitySource } from './quality.js';
 export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
 export { tsdbStatus } from './tsdb-status.js';
 
@@ -25,6 +27,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const dashboards = dashboardHandlers(deps);
   const rules = rulesHandlers(deps);
   const diagnosis = diagnosisHandlers(deps);
+  const quality = qualityHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -46,6 +49,10 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/diagnosis', ['GET'], diagnosis.diagnosis],
     ['/api/v1/insights', ['GET'], diagnosis.insights],
     ['/api/v1/quality/scores', ['POST'], qualityScoresHandler({ ingest: deps.qualityScores ?? (() => null), clock: deps.clock, logger: deps.logger, bodyRead: deps.bodyRead })],
+    ['/api/v1/quality/samples', ['GET'], quality.samples],
+    ['/api/v1/quality/samples/:id', ['GET'], quality.sample],
+    ['/api/v1/quality/drift', ['GET'], quality.drift],
+    ['/api/v1/quality/status', ['GET'], quality.status],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],

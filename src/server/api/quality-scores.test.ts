@@ -96,15 +96,15 @@ describe('POST /api/v1/quality/scores', () => {
   });
 
   it('answers 503 when quality ingest is off', async () => {
-    const { base } = await start(undefined, { quality: false });
+    const { base } = await start(undefined, { qualityScores: false });
     expect((await post(base, JSON.stringify({ scores: [good] }))).status).toBe(503);
   });
 
   it('continues the means from the stored ones after a restart', async () => {
-    const first = await start(undefined, { quality: { halfLifeMs: 3_600_000_000 } });
+    const first = await start(undefined, { qualityScores: { halfLifeMs: 3_600_000_000 } });
     expect((await post(first.base, JSON.stringify({ scores: [{ ...good, score: 1 }, { ...good, score: 0 }] }))).status).toBe(200);
     await first.close();
-    const second = await start(first.dir, { quality: { halfLifeMs: 3_600_000_000 } });
+    const second = await start(first.dir, { qualityScores: { halfLifeMs: 3_600_000_000 } });
     expect((await post(second.base, JSON.stringify({ scores: [{ ...good, score: 1, time: NOW_S }] }))).status).toBe(200);
     // (1 + 0 + 1) / 3 with a half-life long enough not to matter; a fresh mean would be 1.
     expect(Number((await query(second.base, 'llm_quality_score'))[0].value[1])).toBeCloseTo(2 / 3, 6);

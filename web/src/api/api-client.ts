@@ -12,7 +12,10 @@ import {
   QueryClientError,
   errorTypeForHttpStatus,
   type DiagnosisClient,
+  type QualitySamplesData,
+  type QualityStatusData,
   type QueryClient,
+  type SampleWire,
   type RulesClient,
   type TargetDiscovery,
 } from '../../../src/query/index.js';
@@ -52,6 +55,22 @@ export class InfersightApi {
   /** `GET /api/v1/status/flags`: the server's flags (the demo's `speed` among them). */
   flags(signal?: AbortSignal): Promise<Record<string, string>> {
     return this.getJson<Record<string, string>>('/api/v1/status/flags', signal);
+  }
+
+  /** `GET /api/v1/quality/samples` with the sample browser's filters (`model`, `dimension`, `min_score`, …, as the route names them). */
+  qualitySamples(params: readonly (readonly [string, string])[], signal?: AbortSignal): Promise<QualitySamplesData> {
+    const q = new URLSearchParams(params.map(([k, v]) => [k, v])).toString();
+    return this.getJson<QualitySamplesData>(`/api/v1/quality/samples${q === '' ? '' : `?${q}`}`, signal);
+  }
+
+  /** `GET /api/v1/quality/samples/<id>`: one pair with every evaluation. */
+  qualitySample(id: string, signal?: AbortSignal): Promise<SampleWire> {
+    return this.getJson<SampleWire>(`/api/v1/quality/samples/${encodeURIComponent(id)}`, signal);
+  }
+
+  /** `GET /api/v1/quality/status`: the sample store and the pipeline. */
+  qualityStatus(signal?: AbortSignal): Promise<QualityStatusData> {
+    return this.getJson<QualityStatusData>('/api/v1/quality/status', signal);
   }
 
   /** GETs an API route and unwraps Prometheus' `{status, data}` envelope; failures reject with `QueryClientError`. */

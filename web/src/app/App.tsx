@@ -1,6 +1,6 @@
 /**
  * The application shell: the top bar and the page of the URL's path (`/` Insights, `/explore`,
- * `/alerts`, `/rules`, `/targets`, `/diagnosis`), routed with the History API. Explore's editor is a separate chunk, loaded on first
+ * `/alerts`, `/rules`, `/targets`, `/diagnosis`, `/quality`), routed with the History API. Explore's editor is a separate chunk, loaded on first
  * visit, so Insights starts without it.
  */
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
@@ -10,6 +10,7 @@ import { TopBar } from '../components/TopBar/TopBar.js';
 import { AlertsPage } from '../pages/Alerts/Alerts.js';
 import { DiagnosisPage } from '../pages/Diagnosis/Diagnosis.js';
 import { InsightsPage } from '../pages/Insights/Insights.js';
+import { QualityPage } from '../pages/Quality/Quality.js';
 import { RulesPage } from '../pages/Rules/Rules.js';
 import { TargetsPage } from '../pages/Targets/Targets.js';
 import { useAutoRefresh } from '../state/refresh.js';
@@ -27,7 +28,7 @@ function PendingWhileMounted(): ReactNode {
   return <div className="page-loading skeleton" aria-label="Loading" />;
 }
 
-const TITLES: Readonly<Record<Page, string>> = { insights: 'Insights', explore: 'Explore', alerts: 'Alerts', rules: 'Rules', targets: 'Targets', diagnosis: 'Diagnosis' };
+const TITLES: Readonly<Record<Page, string>> = { insights: 'Insights', explore: 'Explore', alerts: 'Alerts', rules: 'Rules', targets: 'Targets', diagnosis: 'Diagnosis', quality: 'Quality' };
 
 const ExplorePage = lazy(() => import('../pages/Explore/Explore.js').then((m) => ({ default: m.ExplorePage })));
 
@@ -62,6 +63,7 @@ export function App(): ReactNode {
         {page === 'rules' && <RulesPage state={state} />}
         {page === 'targets' && <TargetsPage state={state} />}
         {page === 'diagnosis' && <DiagnosisPage state={state} />}
+        {page === 'quality' && <QualityPage state={state} />}
       </div>
     </>
   );

@@ -103,6 +103,7 @@ describe('paths', () => {
     ['/alerts', 'alerts'],
     ['/rules', 'rules'],
     ['/diagnosis', 'diagnosis'],
+    ['/quality', 'quality'],
     ['/whatever', 'insights'],
   ] as const)('%s is %s', (path, page) => {
     expect(pageFromPath(path)).toBe(page);

@@ -85,7 +85,12 @@ function sameInstances(a: ReadonlyMap<string, readonly string[]> | undefined, b:
   return true;
 }
 
-function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlState }): ReactNode {
+/**
+ * A dashboard rendered from its definition with the page's machinery (variables bar, annotation
+ * toggles, quantile, selection, rows of panels); `banner` goes above the toolbar (Insights' open
+ * insights by default) and `children` below the rows (the Quality page's sample browser).
+ */
+export function DashboardView({ dashboard, state, banner = <InsightBanner />, children }: { dashboard: Dashboard; state: UrlState; banner?: ReactNode; children?: ReactNode }): ReactNode {
   const rangeKey = JSON.stringify(state.range);
   const nowMs = useNow(rangeKey);
   const resolved = resolveRange(state.range, nowMs);
@@ -199,7 +204,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
 
   return (
     <main className="insights" aria-label={dashboard.title}>
-      <InsightBanner />
+      {banner}
       <div className="insights-toolbar">
         <VariableBar dashboard={dashboard} values={state.vars} startMs={window.startMs} endMs={window.endMs} onChange={setVariable} />
         <div className="toolbar-spacer" />
@@ -267,6 +272,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
           </div>
         </section>
       ))}
+      {children}
       <footer className="insights-footer muted">
         {dashboard.title} · step {formatDurationMs(window.stepMs)} · drag across a chart to zoom
       </footer>
