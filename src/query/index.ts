@@ -28,6 +28,18 @@ export {
   type InsightsData,
   type InsightsOptions,
 } from './diagnosis-client.js';
+export {
+  HttpCostClient,
+  type BenchmarkWire,
+  type BoundVerdictWire,
+  type CostCatalogData,
+  type CostClient,
+  type CostComponentWire,
+  type CostFindingWire,
+  type CostSummaryData,
+  type CostSummaryOptions,
+  type InstancePriceWire,
+} from './cost-client.js';
 export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,

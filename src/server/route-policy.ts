@@ -40,6 +40,8 @@ const READ_ROUTES = [
   'GET /api/v1/rules/pack',
   'GET /api/v1/diagnosis',
   'GET /api/v1/insights',
+  'GET /api/v1/cost/summary',
+  'GET /api/v1/cost/catalog',
   'GET /api/v1/dashboards',
   'GET /api/v1/dashboards/:id',
   'GET /api/v1/dashboards/:id/grafana',

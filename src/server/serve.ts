@@ -15,6 +15,8 @@ import { deferredAppendable, startServerGateway, type ServerGatewayOptions } fro
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { costMetricFamilies, wireCost, type CostWiringOptions } from './cost-wiring.js';
+import type { HistoryDeriver } from './demo-history.js';
 import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
 import { wireRules, type RulesWiring, type RulesWiringOptions } from './rules-wiring.js';
 import { wireScraping, type ScrapeWiringOptions } from './scrape-routes.js';
@@ -85,6 +87,12 @@ export interface ServeOptions {
    * the backfill's span like the rules.
    */
   diagnose?: DiagnoseWiringOptions;
+  /**
+   * Cost (src/server/cost-wiring.ts): the cost module, the catalogs of the `cost:` section of the
+   * `scrape.configFile`, the evaluator behind `/api/v1/cost/*` and the `llm_cost_*` series, replayed
+   * over a backfill in step with it (`run`'s derivers), else after it over the span the head accepts.
+   */
+  cost?: CostWiringOptions;
 }
 
 /**
@@ -97,7 +105,12 @@ const REPLAY_MARGIN_MS = 5 * 60_000;
 export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
   readonly description: string;
-  run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
+  /**
+   * Writes the samples. `derivers` compute derived data over the span as it is written (cost: the
+   * history is longer than the hour the head accepts behind its newest sample, so it cannot wait
+   * for the end); a backfill that does not run them leaves that to the replay after it.
+   */
+  run(ingest: Appendable, query: QueryClient, signal: AbortSignal, derivers: readonly HistoryDeriver[]): Promise<void>;
   /**
    * Where the backfill's span starts: once it is written (and live scraping has started), the
    * rules are evaluated over `[rulesFromMs, now]`, as far back as the head accepts samples, as if
@@ -179,6 +192,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (db !== null) families.push(...tsdbMetricFamilies(db.stats()));
     if (resultCache !== null) families.push(...resultCacheMetricFamilies(resultCache.stats()));
     if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
+    families.push(...costMetricFamilies(cost.stats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   // Range queries go through the result cache, which the store's change feed keeps exact.
@@ -206,6 +220,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     bodyRead: o.bodyRead,
     rules: () => rulesSource,
     diagnosis: () => diagnosis.source(),
+    cost: () => cost.source(),
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -235,10 +250,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     externalURL: () => o.rules?.externalURL ?? `http://${formatHostPort(http.address)}`,
   });
   rulesSource = rules.source();
+  // Cost's catalogs from the same file (a broken catalog stops the start too).
+  const cost = await wireCost({ ...o.cost, configFile: o.scrape?.configFile, clock: o.clock, logger: o.logger }, () => db, queryClient);
   // --web.* (an invalid file stops the start): one guard for every listener, lifecycle and admin routes.
   const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, async () => {
     await scraping.reload();
     await rules.reload();
+    await cost.reload();
   });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
@@ -275,11 +293,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   );
   const aborting = new AbortController();
   // The backfill first (the demo's history); live scraping starts as soon as it is in.
+  // Cost over the history in step with it, when the backfill runs its derivers (the demo's does).
+  let costDerived = false;
+  const costDeriver = cost.historyDeriver();
+  const derivers: HistoryDeriver[] =
+    costDeriver === null ? [] : [{ ...costDeriver, derive: (span, ctx) => ((costDerived = true), costDeriver.derive(span, ctx)) }];
   const backfilled = opened.then(async () => {
     const b = o.backfill;
     const client = queryClient();
     if (b === undefined || ingestTarget === null || client === null) return;
-    await b.run(ingestTarget, client, aborting.signal).catch((e: unknown) => {
+    await b.run(ingestTarget, client, aborting.signal, derivers).catch((e: unknown) => {
       if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
     });
   });
@@ -309,6 +332,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       );
     }
     diagnosis.start(store, client);
+    if (from !== undefined && !costDerived) {
+      await cost.replay(from, o.clock(), aborting.signal).then(
+        (n) => o.logger.info('cost replayed over the backfill', { ticks: String(n) }),
+        (e: unknown) => {
+          if (!aborting.signal.aborted) o.logger.error('replaying cost over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+        },
+      );
+    }
+    cost.start();
   });
   void ready.finally(() => (backfilling = false)).catch(() => undefined);
   void backfilled.then(
@@ -338,6 +370,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await scraping.close();
         await rules.close();
         await diagnosis.close();
+        await cost.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),

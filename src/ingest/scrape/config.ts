@@ -70,8 +70,8 @@ export const DEFAULT_SCRAPE_LIMITS = {
 } as const;
 
 const IGNORED_SECTIONS = ['remote_write', 'remote_read', 'storage', 'tracing'];
-/** Sections the rules engine reads from the same file (src/server/rules-wiring.ts). */
-const RULES_SECTIONS = ['rule_files', 'slo_files', 'alerting'];
+/** Sections the rules engine and the cost evaluator read from the same file (src/server/rules-wiring.ts, cost-config.ts). */
+const RULES_SECTIONS = ['rule_files', 'slo_files', 'alerting', 'cost'];
 const SUPPORTED_SD = ['static_configs', 'file_sd_configs'];
 const UNSUPPORTED_SD = [
   'azure_sd_configs', 'consul_sd_configs', 'digitalocean_sd_configs', 'docker_sd_configs', 'dockerswarm_sd_configs', 'dns_sd_configs',

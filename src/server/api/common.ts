@@ -11,6 +11,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './stream.js';
 import type { StatusSources } from './status.js';
 import type { RulesSource } from './rules.js';
 import type { DiagnosisSource } from './diagnosis.js';
+import type { CostSource } from '../cost-wiring.js';
 
 /** Limits on what one API request may carry. */
 export interface ApiLimits {
@@ -50,6 +51,8 @@ export interface ApiDeps {
   readonly rules?: () => RulesSource | null;
   /** The diagnoser and insights `/api/v1/diagnosis` and `/api/v1/insights` read; `unavailable` when absent or null. */
   readonly diagnosis?: () => DiagnosisSource | null;
+  /** The cost evaluator and catalogs `/api/v1/cost/*` read; `unavailable` when absent or null. */
+  readonly cost?: () => CostSource | null;
 }
 
 /** One API request as a handler sees it. */

@@ -4,6 +4,7 @@
  */
 import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
+import { costHandlers } from './cost.js';
 import { dashboardHandlers } from './dashboards.js';
 import { diagnosisHandlers } from './diagnosis.js';
 import { rulesHandlers } from './rules.js';
@@ -13,6 +14,7 @@ import { statusHandlers } from './status.js';
 
 export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
 export type { RulesSource } from './rules.js';
+export { costCatalogJson, costSummaryJson } from './cost.js';
 export { causeJson, diagnosisJson, insightJson, type DiagnosisSource } from './diagnosis.js';
 export type { BuildInfo, RuntimeInfo, StatusSources, TsdbStatus } from './status.js';
 export { tsdbStatus } from './tsdb-status.js';
@@ -23,6 +25,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const dashboards = dashboardHandlers(deps);
   const rules = rulesHandlers(deps);
   const diagnosis = diagnosisHandlers(deps);
+  const cost = costHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -43,6 +46,8 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/rules/pack', ['GET'], rules.pack],
     ['/api/v1/diagnosis', ['GET'], diagnosis.diagnosis],
     ['/api/v1/insights', ['GET'], diagnosis.insights],
+    ['/api/v1/cost/summary', ['GET'], cost.summary],
+    ['/api/v1/cost/catalog', ['GET'], cost.catalog],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],
