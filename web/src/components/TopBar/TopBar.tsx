@@ -10,6 +10,7 @@ import './TopBar.css';
 
 const PAGES: readonly [Page, string][] = [
   ['insights', 'Insights'],
+  ['cost', 'Cost'],
   ['explore', 'Explore'],
   ['alerts', 'Alerts'],
   ['rules', 'Rules'],

@@ -85,7 +85,12 @@ function sameInstances(a: ReadonlyMap<string, readonly string[]> | undefined, b:
   return true;
 }
 
-function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlState }): ReactNode {
+/**
+ * A dashboard rendered from its definition with the page's machinery (variables bar, time range,
+ * refresh, hex selection, annotations): Insights, and the Cost page, which passes what it shows
+ * above the rows as `children`.
+ */
+export function DashboardView({ dashboard, state, children }: { dashboard: Dashboard; state: UrlState; children?: ReactNode }): ReactNode {
   const rangeKey = JSON.stringify(state.range);
   const nowMs = useNow(rangeKey);
   const resolved = resolveRange(state.range, nowMs);
@@ -253,6 +258,7 @@ function DashboardView({ dashboard, state }: { dashboard: Dashboard; state: UrlS
           </button>
         </div>
       )}
+      {children}
       {dashboard.rows.map((row) => (
         <section key={row.id} className="dash-row" aria-labelledby={`row-${row.id}`}>
           <h2 id={`row-${row.id}`} className={`row-title${row.id === 'summary' ? ' visually-hidden' : ''}`}>
