@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import { ConfigError } from '../config/index.js';
@@ -7,8 +7,10 @@ import { useCleanups } from '../model/testing/cleanups.js';
 import { FakeTimers, flushAsync } from '../model/testing/fake-timers.js';
 import { HttpCostClient, HttpQueryClient } from '../query/index.js';
 import { tempDir } from '../tsdb/testing/temp-dir.js';
+import { parseScenarioSpec } from '../sim/index.js';
 import { parseCostConfig } from './cost-config.js';
 import { COST_HISTORY_CHUNK_MS, COST_HISTORY_LAG_MS, costHistoryDeriver, wireCost } from './cost-wiring.js';
+import { startDemo } from './demo.js';
 import type { ServeOptions } from './serve.js';
 import { FIXTURE_COST_MODULE } from './testing/cost-fixture.js';
 import { DX_END_MS, DX_START_MS, startDiagnosisServer } from './testing/diagnosis-fixture.js';
@@ -129,4 +131,39 @@ describe('cost in the server', () => {
     expect(m).toContain('infersight_cost_catalog_reloads_total{result="success"} 1');
     expect(m).toContain('infersight_cost_catalog_reloads_total{result="failure"} 1');
   });
+});
+
+describe('cost over the demo history', () => {
+  it('covers the whole history, hours behind the head, written in step with it', async () => {
+    const now: UnixMs = Date.UTC(2026, 0, 6, 12, 0, 7, 250);
+    // Past the hour the head accepts behind its newest sample, and no longer: the demo replays the rule pack after it.
+    const historyMs = 70 * 60_000;
+    const t = tempDir('cost-demo');
+    cleanups.push(t.remove);
+    const timers = new FakeTimers(now);
+    const demo = await startDemo({
+      listen: '127.0.0.1:0',
+      storage: { dir: t.dir, fsync: { mode: 'never' } },
+      logger: new MemoryLogger(),
+      clock: () => now,
+      ui: false,
+      gateway: false,
+      scenario: parseScenarioSpec(readFileSync(new URL('../../docs/examples/scenario.json', import.meta.url), 'utf8')),
+      seed: 1,
+      history: { durationMs: historyMs },
+      diagnose: { createDiagnoser: null },
+      cost: { module: FIXTURE_COST_MODULE, timers },
+    });
+    cleanups.push(() => demo.close());
+    await demo.server.ready;
+    const q = new HttpQueryClient({ url: `http://127.0.0.1:${demo.server.http.address.port}` });
+    // Over an hour behind the newest sample: the head would refuse it after the history.
+    const early = await q.instant('count(llm_component_gpus)', now - 65 * 60_000);
+    expect(early.data).toMatchObject({ resultType: 'vector', result: [{ value: [expect.any(Number), expect.any(String)] }] });
+    const ticks = await q.instant('count_over_time(llm_component_gpus[90m])', now);
+    const perSeries = ticks.data.resultType === 'vector' ? ticks.data.result.map((s) => Number(s.value[1])) : [];
+    // Every 15 s tick of the history once (a replica that came later has fewer), none twice.
+    expect(Math.max(...perSeries)).toBeLessThanOrEqual(historyMs / 15_000 + 1);
+    expect(Math.max(...perSeries)).toBeGreaterThanOrEqual(historyMs / 15_000 - 2);
+  }, 300_000);
 });
