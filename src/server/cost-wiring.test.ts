@@ -62,6 +62,21 @@ describe('the in-step history replay', () => {
     for (const [f, t] of calls.slice(0, -1)) expect(t - f).toBeGreaterThanOrEqual(COST_HISTORY_CHUNK_MS - 15_000);
     expect(calls.length).toBeGreaterThanOrEqual((3 * 3_600_000 - COST_HISTORY_LAG_MS) / COST_HISTORY_CHUNK_MS);
   });
+
+  it('leaves out a chunk that fails and goes on, so a cost failure never stops the history', async () => {
+    const calls: UnixMs[] = [];
+    const logger = new MemoryLogger();
+    const d = costHistoryDeriver(async (from) => {
+      calls.push(from);
+      if (calls.length === 2) throw new Error('out of bounds');
+      return 1;
+    }, () => 15_000, logger);
+    for (let t = 0; t <= 3_600_000; t += 60_000) await d.advance?.({ startMs: 0, endMs: t }, {} as never);
+    await d.derive({ startMs: 0, endMs: 3_600_000 }, {} as never);
+    expect(calls.length).toBeGreaterThan(2);
+    expect(calls[2]).toBeGreaterThan(calls[1]);
+    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.fields.err)).toEqual(['out of bounds']);
+  });
 });
 
 /** A configuration file naming a price catalog, in a temp dir. */

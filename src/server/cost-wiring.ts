@@ -253,8 +253,14 @@ export function costHistoryDeriver(replay: (fromMs: UnixMs, toMs: UnixMs) => Pro
     nextMs ??= Math.ceil(startMs / step) * step;
     const last = Math.floor(toMs / step) * step;
     if (last < nextMs + minChunkMs - step) return;
-    ticks += await replay(nextMs, last);
+    const from = nextMs;
     nextMs = last + step;
+    // A failed chunk is logged and left out (a gap in the cost series), never fails the history.
+    try {
+      ticks += await replay(from, last);
+    } catch (e) {
+      logger.warn('cost: replaying a chunk of the history failed; going on', { from: new Date(from).toISOString(), to: new Date(last).toISOString(), err: e instanceof Error ? e.message : String(e) });
+    }
   };
   return {
     name: 'cost',

@@ -101,6 +101,11 @@ export interface ServeOptions {
  */
 const REPLAY_MARGIN_MS = 5 * 60_000;
 
+/** An appendable that takes every sample and keeps none (see the gateway's wiring). */
+const DISCARDING_APPENDABLE: Appendable = {
+  appender: () => ({ append: (ref) => ref, commit: () => Promise.resolve(), rollback: () => undefined }),
+};
+
 /** See `ServeOptions.backfill`. */
 export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
@@ -179,6 +184,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let rulesSource: RulesSource | null = null;
   routes.set('GET /-/healthy', (_req, res) => sendText(res, 200, 'Infersight is Healthy.\n'));
   let backfilling = o.backfill !== undefined;
+  // Until the backfill's samples are written (`backfilling` lasts until the replays after it are done too).
+  let writingBackfill = o.backfill !== undefined;
   routes.set('GET /-/ready', (_req, res) =>
     db === null
       ? sendText(res, 503, 'Service Unavailable: replaying the write-ahead log.\n')
@@ -265,11 +272,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await http.close();
     throw e;
   });
-  // The gateway writes its catalog-named series straight into the store (no normalization needed).
+  // The gateway writes its catalog-named series straight into the store (no normalization needed),
+  // stamped with the wall clock: while a backfill writes the past, one such sample would move the
+  // head's window (an hour behind its newest sample) past the history still to come and past the
+  // cost replayed in step with it, so until the backfill is in its flushes are discarded (its
+  // counters are cumulative: the first flush after carries them).
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway(o.gateway, deferredAppendable(() => db), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway(o.gateway, deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db)), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
@@ -306,6 +317,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
     });
   });
+  void backfilled.finally(() => (writingBackfill = false)).catch(() => undefined);
   const ready = backfilled.then(async () => {
     const client = queryClient();
     const store = db;
