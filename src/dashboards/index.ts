@@ -3,6 +3,7 @@
  * variables), the variable helpers the UI and tests fill queries with, and the Grafana export.
  * Browser-safe: imports only `semconv` (and may import `query` and `model`), no Node builtins.
  */
+import { COST } from './cost.js';
 import { DRIFT_ANNOTATION, INSIGHTS } from './insights.js';
 import { QUALITY } from './quality.js';
 import type { Dashboard, Panel, PanelQuery } from './types.js';
@@ -44,10 +45,10 @@ export { LAYOUT_LABELS, SCOPE_FILTERS, familyName, heatmapBuckets, layoutLabels,
 export { componentsInSelection, ofSelectedComponents } from './selection.js';
 export { GRAFANA_SCHEMA_VERSION, grafanaJson, toGrafana, type GrafanaOptions } from './grafana.js';
 export { GRAFANA_UNITS } from './grafana-panels.js';
-export { DRIFT_ANNOTATION, INSIGHTS, QUALITY };
+export { COST, DRIFT_ANNOTATION, INSIGHTS, QUALITY };
 
 /** Every built-in dashboard, in menu order. */
-export const DASHBOARDS: readonly Dashboard[] = [INSIGHTS, QUALITY];
+export const DASHBOARDS: readonly Dashboard[] = [INSIGHTS, COST, QUALITY];
 
 /** The dashboard with this id, or undefined. */
 export function dashboardById(id: string): Dashboard | undefined {

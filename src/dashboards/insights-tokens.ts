@@ -1,12 +1,16 @@
 /**
  * Insights, tokens: input and output throughput against the stored benchmark of each model on
- * its instance type, the share of that benchmark each replica reaches, and the workload's shape
+ * its instance type, each replica's efficiency against the benchmark at the concurrency it sees
+ * (src/cost), and the workload's shape
  * (prompt and output lengths over time).
  */
 import { heatmapBuckets, rate, sel, sumBy } from './queries.js';
+import { ofSelectedComponents } from './selection.js';
 import type { Panel, Row } from './types.js';
 
 const BENCHMARK = 'llm_benchmark_output_tokens_per_second';
+/** Observed output TPS of a replica ÷ the benchmark's at its observed concurrency (src/cost); the Cost dashboard reads it too. */
+export const BENCHMARK_EFFICIENCY = 'llm_benchmark_efficiency_ratio';
 const GENERATED = 'llm_generation_tokens_total';
 const KEY = ['model', 'instance_type'];
 
@@ -39,19 +43,14 @@ const EFFICIENCY: Panel = {
   id: 'benchmark-efficiency',
   title: 'Throughput vs benchmark',
   description:
-    "Output tokens per second of each replica as a share of its model's benchmark on its instance type, averaged per component. Low under light load is expected; low while requests queue means a throttled or misconfigured engine.",
+    "Output tokens per second of each replica against its model's benchmark on its instance type and engine at the concurrency the replica sees (src/cost's llm_benchmark_efficiency_ratio), averaged per component: a healthy fleet at low demand reads near 1, a throttled or misconfigured engine well below it.",
   viz: 'timeseries',
   unit: 'ratio',
-  queries: [
-    {
-      refId: 'A',
-      legend: '{{component}}',
-      expr: `avg by (component) (${sumBy(['component', ...KEY, 'replica'], rate(GENERATED))} / on (${KEY.join(', ')}) group_left ${benchmark})`,
-    },
-  ],
+  // Per replica without an instance label: a hex selection narrows it to the selected components.
+  queries: [{ refId: 'A', legend: '{{component}}', expr: ofSelectedComponents(`avg by (component) (${sel(BENCHMARK_EFFICIENCY)})`) }],
   width: 12,
   height: 8,
-  emptyHint: 'Needs llm_benchmark_output_tokens_per_second for the model and instance type.',
+  emptyHint: 'Needs llm_benchmark_efficiency_ratio: a benchmark of the model on its instance type and engine in the cost module\'s benchmark catalog.',
 };
 
 /** A token-length distribution over time. */

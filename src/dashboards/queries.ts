@@ -61,6 +61,8 @@ export function scopeOf(name: string): Scope {
   if (family.startsWith('slo:')) return 'component';
   if (family.startsWith('gpu_')) return 'host';
   if (family.startsWith('llm_client_')) return 'client';
+  // The benchmark itself is reference data (per model and instance type); the efficiency against it is per replica.
+  if (family === 'llm_benchmark_efficiency_ratio') return 'component';
   if (family.startsWith('llm_benchmark_')) return 'reference';
   const producer = catalogMetric(family)?.producer;
   if ((producer === 'fleet' || producer === 'cost' || producer === 'quality') && !PER_INSTANCE_FLEET.has(family)) return 'component';

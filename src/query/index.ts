@@ -29,6 +29,18 @@ export {
   type InsightsOptions,
 } from './diagnosis-client.js';
 export type { DriftEventWire, EvaluationWire, QualityDriftData, QualitySamplesData, QualityStatusData, SampleWire, SampledPairWire } from './quality-wire.js';
+export {
+  HttpCostClient,
+  type BenchmarkWire,
+  type BoundVerdictWire,
+  type CostCatalogData,
+  type CostClient,
+  type CostComponentWire,
+  type CostFindingWire,
+  type CostSummaryData,
+  type CostSummaryOptions,
+  type InstancePriceWire,
+} from './cost-client.js';
 export type { TransportOptions } from './http-transport.js';
 export {
   ERROR_TYPES,

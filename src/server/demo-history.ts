@@ -62,6 +62,14 @@ export interface HistoryReport {
  */
 export interface HistoryDeriver {
   readonly name: string;
+  /**
+   * Optional: called while the history is written, after each round of scrapes, with the span
+   * written so far (its end moves on at every call). A deriver whose output spans more than the
+   * hour the head accepts behind its newest sample (cost over a 3 h history) computes here, in
+   * step with the writer and behind it, what `derive` could no longer write; it decides itself
+   * how often to do work (most calls return at once). docs/design/cost-history.md.
+   */
+  advance?(span: { readonly startMs: UnixMs; readonly endMs: UnixMs }, ctx: { readonly appendable: Appendable; readonly query: QueryClient }): Promise<void>;
   derive(span: { readonly startMs: UnixMs; readonly endMs: UnixMs }, ctx: { readonly appendable: Appendable; readonly query: QueryClient }): Promise<void>;
 }
 
@@ -83,7 +91,7 @@ export interface HistoryReplayOptions {
   /** Called about every `progressEveryMs` of wall time (default 1000), and once at the end. */
   readonly onProgress?: (p: HistoryProgress) => void;
   readonly progressEveryMs?: DurationMs;
-  /** Derived data to compute over the replayed span (none yet; see `HistoryDeriver`). */
+  /** Derived data to compute over the replayed span (the server's: cost; see `HistoryDeriver`). */
   readonly derivers?: readonly HistoryDeriver[];
   /** Needed by the derivers. */
   readonly query?: QueryClient;
@@ -148,6 +156,15 @@ function simFetch(sim: RunningSimulation): ScrapeFetch {
   };
 }
 
+/** Calls the derivers' `advance` with the span whose scrapes are written. */
+async function advanceDerivers(o: HistoryReplayOptions, span: { readonly startMs: UnixMs; readonly endMs: UnixMs }): Promise<void> {
+  for (const d of o.derivers ?? []) {
+    if (d.advance === undefined) continue;
+    if (o.query === undefined) throw new Error(`history: deriver ${d.name} needs a query client`);
+    await d.advance(span, { appendable: o.appendable, query: o.query });
+  }
+}
+
 /** Resolves after the microtasks queued so far have run and the event loop has had one turn (I/O, HTTP requests). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -208,6 +225,7 @@ export async function replayHistory(o: HistoryReplayOptions): Promise<HistoryRep
         chasing = false;
         break;
       }
+      await advanceDerivers(o, { startMs, endMs: end });
       await sim.advanceTo(t + STEP_MS);
       timers.moveTo(t + STEP_MS);
       if (o.onProgress !== undefined && wall - lastProgressMs >= (o.progressEveryMs ?? 1000)) {

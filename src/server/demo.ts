@@ -6,7 +6,7 @@ import { loadScrapeConfigFile } from '../ingest/index.js';
 import type { DurationMs } from '../model/index.js';
 import { RULE_PACK_FILE, rulePackYaml } from '../rules/index.js';
 import { FAULT_DEFAULTS, HONOR_LABELS_JOBS, scenarioByName, startSimulation, type RunningSimulation, type ScenarioSpec } from '../sim/index.js';
-import { replayHistory, type HistoryProgress, type HistoryReport } from './demo-history.js';
+import { replayHistory, type HistoryDeriver, type HistoryProgress, type HistoryReport } from './demo-history.js';
 import { DemoLoad } from './demo-load.js';
 import { gatewayConfigForSim } from './gateway.js';
 import { JUDGE_DEFAULTS, type QualityConfig } from './quality-config.js';
@@ -171,7 +171,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
             description: `replaying the last ${formatPromDuration(historyMs)} of the simulated fleet`,
             // Then the rules over the same span, as if they had run live.
             rulesFromMs: o.clock() - historyMs,
-            run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void> => {
+            // Cost in step with the history as it is written (the server's derivers).
+            run: async (ingest: Appendable, query: QueryClient, signal: AbortSignal, derivers: readonly HistoryDeriver[]): Promise<void> => {
               try {
                 const report = await replayHistory({
                   sim,
@@ -183,6 +184,7 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
                   logger: o.logger,
                   hostname: os.hostname(),
                   onProgress: o.history?.onProgress,
+                  derivers,
                   signal,
                 });
                 resolveHistory(report);

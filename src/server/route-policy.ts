@@ -45,6 +45,8 @@ const READ_ROUTES = [
   'GET /api/v1/quality/samples/:id',
   'GET /api/v1/quality/drift',
   'GET /api/v1/quality/status',
+  'GET /api/v1/cost/summary',
+  'GET /api/v1/cost/catalog',
   'GET /api/v1/dashboards',
   'GET /api/v1/dashboards/:id',
   'GET /api/v1/dashboards/:id/grafana',

@@ -15,6 +15,8 @@ import { deferredAppendable, startServerGateway, type ServerGatewayOptions } fro
 import { registerSimRoutes } from './sim-routes.js';
 import { listen, sendText, type HttpListener, type Routes } from './http.js';
 import { ingestReceivers, registerIngestRoutes, startOtlpListener, type IngestOptions } from './ingest-routes.js';
+import { costMetricFamilies, wireCost, type CostWiringOptions } from './cost-wiring.js';
+import type { HistoryDeriver } from './demo-history.js';
 import { wireDiagnosis, type DiagnoseWiringOptions } from './diagnose-wiring.js';
 import { wireQualityIngest, type QualityIngestOptions } from './quality-ingest-wiring.js';
 import { wireQuality, type QualityWiring, type QualityWiringOptions } from './quality-wiring.js';
@@ -98,6 +100,12 @@ export interface ServeOptions {
    * replays over the backfill's span after the rules.
    */
   quality?: QualityWiringOptions;
+  /**
+   * Cost (src/server/cost-wiring.ts): the cost module, the catalogs of the `cost:` section of the
+   * `scrape.configFile`, the evaluator behind `/api/v1/cost/*` and the `llm_cost_*` series, replayed
+   * over a backfill in step with it (`run`'s derivers), else after it over the span the head accepts.
+   */
+  cost?: CostWiringOptions;
 }
 
 /**
@@ -106,11 +114,21 @@ export interface ServeOptions {
  */
 const REPLAY_MARGIN_MS = 5 * 60_000;
 
+/** An appendable that takes every sample and keeps none (see the gateway's wiring). */
+const DISCARDING_APPENDABLE: Appendable = {
+  appender: () => ({ append: (ref) => ref, commit: () => Promise.resolve(), rollback: () => undefined }),
+};
+
 /** See `ServeOptions.backfill`. */
 export interface ServerBackfill {
   /** What is being written, for `/-/ready` and the log ("replaying the last 3h of the simulated fleet"). */
   readonly description: string;
-  run(ingest: Appendable, query: QueryClient, signal: AbortSignal): Promise<void>;
+  /**
+   * Writes the samples. `derivers` compute derived data over the span as it is written (cost: the
+   * history is longer than the hour the head accepts behind its newest sample, so it cannot wait
+   * for the end); a backfill that does not run them leaves that to the replay after it.
+   */
+  run(ingest: Appendable, query: QueryClient, signal: AbortSignal, derivers: readonly HistoryDeriver[]): Promise<void>;
   /**
    * Where the backfill's span starts: once it is written (and live scraping has started), the
    * rules are evaluated over `[rulesFromMs, now]`, as far back as the head accepts samples, as if
@@ -179,6 +197,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let rulesSource: RulesSource | null = null;
   routes.set('GET /-/healthy', (_req, res) => sendText(res, 200, 'Infersight is Healthy.\n'));
   let backfilling = o.backfill !== undefined;
+  // Until the backfill's samples are written (`backfilling` lasts until the replays after it are done too).
+  let writingBackfill = o.backfill !== undefined;
   routes.set('GET /-/ready', (_req, res) =>
     db === null
       ? sendText(res, 503, 'Service Unavailable: replaying the write-ahead log.\n')
@@ -193,6 +213,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     if (resultCache !== null) families.push(...resultCacheMetricFamilies(resultCache.stats()));
     if (rulesSource !== null) families.push(...rulesMetricFamilies(rulesSource.snapshot(), rules.notifierStats()));
     families.push(...scores.families());
+    families.push(...costMetricFamilies(cost.stats()));
     sendText(res, 200, formatTextExposition(families), TEXT_CONTENT_TYPE);
   });
   // Range queries go through the result cache, which the store's change feed keeps exact.
@@ -224,6 +245,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     diagnosis: () => diagnosis.source(),
     qualityScores: () => scores.ingest(),
     quality: () => quality?.source() ?? null,
+    cost: () => cost.source(),
   });
   // Prometheus' federation endpoint over the store: src/server/federate.ts.
   registerFederateRoutes(routes, {
@@ -258,11 +280,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // The quality section of the same file (an invalid one stops the start too).
   const q = await wireQuality(o.quality ?? {}, { configFile: o.scrape?.configFile, dataDir: o.storage.dir, clock: o.clock, logger: o.logger });
   quality = q;
+  // Cost's catalogs from the same file (a broken catalog stops the start too).
+  const cost = await wireCost({ ...o.cost, configFile: o.scrape?.configFile, clock: o.clock, logger: o.logger }, () => db, queryClient);
   // --web.* (an invalid file stops the start): one guard for every listener, lifecycle and admin routes.
   const web = await wireWebSecurity(routes, o.web ?? {}, o.logger, o.clock, async () => {
     await scraping.reload();
     await rules.reload();
     await q.reload();
+    await cost.reload();
   });
   // Go's (and so Prometheus') header limit, so that a long GET query reaches the API's own size check.
   const fallback = o.ui === false ? undefined : staticUiHandler(o.ui);
@@ -271,11 +296,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await http.close();
     throw e;
   });
-  // The gateway writes its catalog-named series straight into the store (no normalization needed).
+  // The gateway writes its catalog-named series straight into the store (no normalization needed),
+  // stamped with the wall clock: while a backfill writes the past, one such sample would move the
+  // head's window (an hour behind its newest sample) past the history still to come and past the
+  // cost replayed in step with it, so until the backfill is in its flushes are discarded (its
+  // counters are cumulative: the first flush after carries them).
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway({ ...(q.enabled ? { sampleSink: q.sampleSink } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => db)), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway({ ...(q.enabled ? { sampleSink: q.sampleSink } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db))), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
@@ -309,14 +338,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   );
   const aborting = new AbortController();
   // The backfill first (the demo's history); live scraping starts as soon as it is in.
+  // Cost over the history in step with it, when the backfill runs its derivers (the demo's does).
+  let costDerived = false;
+  const costDeriver = cost.historyDeriver();
+  const derivers: HistoryDeriver[] =
+    costDeriver === null ? [] : [{ ...costDeriver, derive: (span, ctx) => ((costDerived = true), costDeriver.derive(span, ctx)) }];
   const backfilled = opened.then(async () => {
     const b = o.backfill;
     const client = queryClient();
     if (b === undefined || ingestTarget === null || client === null) return;
-    await b.run(ingestTarget, client, aborting.signal).catch((e: unknown) => {
+    await b.run(ingestTarget, client, aborting.signal, derivers).catch((e: unknown) => {
       if (!aborting.signal.aborted) o.logger.error('writing the backfill failed; serving what was written', { what: b.description, err: e instanceof Error ? e.message : String(e) });
     });
   });
+  void backfilled.finally(() => (writingBackfill = false)).catch(() => undefined);
   const ready = backfilled.then(async () => {
     const client = queryClient();
     const store = db;
@@ -351,6 +386,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       );
     }
     diagnosis.start(store, client);
+    if (from !== undefined && !costDerived) {
+      await cost.replay(from, o.clock(), aborting.signal).then(
+        (n) => o.logger.info('cost replayed over the backfill', { ticks: String(n) }),
+        (e: unknown) => {
+          if (!aborting.signal.aborted) o.logger.error('replaying cost over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
+        },
+      );
+    }
+    cost.start();
   });
   void ready.finally(() => (backfilling = false)).catch(() => undefined);
   void backfilled.then(
@@ -382,6 +426,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await diagnosis.close();
         await qualityOpened;
         await q.close();
+        await cost.close();
         if (db !== null) await db.close();
         loopDelay.stop();
       })()),

@@ -51,7 +51,7 @@ interface CachedFile {
  * The app's client-side routes (web/src/app/App.tsx) besides `/`. Only these answer `index.html`,
  * so that a mistyped path is a 404 as in Prometheus, not an empty page.
  */
-const UI_PAGES: ReadonlySet<string> = new Set(['explore', 'alerts', 'rules', 'targets', 'diagnosis', 'quality']);
+const UI_PAGES: ReadonlySet<string> = new Set(['cost', 'explore', 'alerts', 'rules', 'targets', 'diagnosis', 'quality']);
 
 /** What the UI handler was asked for, after checking the path. */
 type Resolved = { kind: 'file'; rel: string } | { kind: 'page' } | { kind: 'bad'; message: string };

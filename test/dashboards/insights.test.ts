@@ -162,6 +162,8 @@ describe('the Insights dashboard', () => {
     expect(scopeOf('llm_cold_start_phase_duration_seconds')).toBe('engine');
     expect(scopeOf('llm_instance_ready')).toBe('engine');
     expect(scopeOf('llm_benchmark_output_tokens_per_second')).toBe('reference');
+    // Efficiency against the benchmark is per replica (src/cost), so the component filters apply.
+    expect(scopeOf('llm_benchmark_efficiency_ratio')).toBe('component');
     expect(scopeOf('gpu_utilization_ratio')).toBe('host');
     expect(scopeOf('up')).toBe('target');
     expect(scopeOf('slo:error_budget_remaining:ratio')).toBe('component');

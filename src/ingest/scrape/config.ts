@@ -70,8 +70,8 @@ export const DEFAULT_SCRAPE_LIMITS = {
 } as const;
 
 const IGNORED_SECTIONS = ['remote_write', 'remote_read', 'storage', 'tracing'];
-/** Sections the rules engine (src/server/rules-wiring.ts) and the quality wiring (`quality`, src/server/quality-wiring.ts) read from the same file. */
-const RULES_SECTIONS = ['rule_files', 'slo_files', 'alerting', 'quality'];
+/** Sections the rules engine, the cost evaluator and the quality wiring read from the same file (src/server/rules-wiring.ts, cost-config.ts, quality-wiring.ts). */
+const RULES_SECTIONS = ['rule_files', 'slo_files', 'alerting', 'cost', 'quality'];
 const SUPPORTED_SD = ['static_configs', 'file_sd_configs'];
 const UNSUPPORTED_SD = [
   'azure_sd_configs', 'consul_sd_configs', 'digitalocean_sd_configs', 'docker_sd_configs', 'dockerswarm_sd_configs', 'dns_sd_configs',

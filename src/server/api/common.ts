@@ -13,6 +13,7 @@ import type { RulesSource } from './rules.js';
 import type { DiagnosisSource } from './diagnosis.js';
 import type { ScoreIngest } from '../../quality/index.js';
 import type { QualitySource } from './quality.js';
+import type { CostSource } from '../cost-wiring.js';
 
 /** Limits on what one API request may carry. */
 export interface ApiLimits {
@@ -56,6 +57,8 @@ export interface ApiDeps {
   readonly qualityScores?: () => ScoreIngest | null;
   /** The sample store and drift events the `/api/v1/quality/*` read routes show; `unavailable` when absent or null. */
   readonly quality?: () => QualitySource | null;
+  /** The cost evaluator and catalogs `/api/v1/cost/*` read; `unavailable` when absent or null. */
+  readonly cost?: () => CostSource | null;
 }
 
 /** One API request as a handler sees it. */

@@ -7,6 +7,9 @@ import { rulePackYaml } from '../../rules/index.js';
 import { tempDir } from '../../tsdb/testing/temp-dir.js';
 import { startServer, type RunningServer } from '../serve.js';
 
+/** The list `/api/v1/dashboards` answers, in menu order. */
+const LISTED = DASHBOARDS.map((d) => ({ id: d.id, title: d.title, description: d.description }));
+
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -46,7 +49,7 @@ describe('/api/v1/dashboards and /api/v1/rules/pack', () => {
   it('lists the dashboards', async () => {
     const r = await raw('GET', '/api/v1/dashboards');
     expect(r.status).toBe(200);
-    expect(JSON.parse(r.text)).toEqual({ status: 'success', data: DASHBOARDS.map((d) => ({ id: d.id, title: d.title, description: d.description })) });
+    expect(JSON.parse(r.text)).toEqual({ status: 'success', data: LISTED });
   });
 
   it('answers one definition in the success envelope', async () => {
@@ -101,7 +104,7 @@ describe('/api/v1/dashboards and /api/v1/rules/pack', () => {
     ['PUT the Grafana export', 'PUT', '/api/v1/dashboards/insights/grafana', 405, { status: 'error', errorType: 'bad_data', error: 'method PUT not allowed for /api/v1/dashboards/insights/grafana' }],
     ['POST the rule pack', 'POST', '/api/v1/rules/pack', 405, { status: 'error', errorType: 'bad_data', error: 'method POST not allowed for /api/v1/rules/pack' }],
     ['a path below the rule pack', 'GET', '/api/v1/rules/pack/x', 404, { status: 'error', errorType: 'not_found', error: '/api/v1/rules/pack/x not found' }],
-    ['parameters, even undecodable ones, are not read', 'GET', '/api/v1/dashboards?x=%zz', 200, { status: 'success', data: DASHBOARDS.map((d) => ({ id: d.id, title: d.title, description: d.description })) }],
+    ['parameters, even undecodable ones, are not read', 'GET', '/api/v1/dashboards?x=%zz', 200, { status: 'success', data: LISTED }],
   ])('%s', async (_name, method, path, status, body) => {
     const r = await raw(method, path);
     expect(r.status).toBe(status);

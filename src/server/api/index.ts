@@ -4,6 +4,7 @@
  */
 import type { Routes } from '../http.js';
 import { apiHandler, type ApiDeps } from './common.js';
+import { costHandlers } from './cost.js';
 import { dashboardHandlers } from './dashboards.js';
 import { diagnosisHandlers } from './diagnosis.js';
 import { qualityScoresHandler } from './quality-scores.js';
@@ -15,6 +16,7 @@ import { statusHandlers } from './status.js';
 
 export { DEFAULT_API_LIMITS, type ApiDeps, type ApiLimits } from './common.js';
 export type { RulesSource } from './rules.js';
+export { costCatalogJson, costSummaryJson } from './cost.js';
 export { causeJson, diagnosisJson, insightJson, type DiagnosisSource } from './diagnosis.js';
 export { qualityScoresHandler, type QualityScoresDeps } from './quality-scores.js';
 export { SAMPLES_DEFAULT_LIMIT, SAMPLES_MAX_LIMIT, driftEventJson, sampleJson, type QualitySource } from './quality.js';
@@ -28,6 +30,7 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
   const rules = rulesHandlers(deps);
   const diagnosis = diagnosisHandlers(deps);
   const quality = qualityHandlers(deps);
+  const cost = costHandlers(deps);
   const table: [path: string, methods: ('GET' | 'POST')[], handler: ReturnType<typeof queryHandler>][] = [
     ['/api/v1/query', ['GET', 'POST'], queryHandler(deps)],
     ['/api/v1/query_range', ['GET', 'POST'], queryRangeHandler(deps)],
@@ -53,6 +56,8 @@ export function registerApiRoutes(routes: Routes, deps: ApiDeps): void {
     ['/api/v1/quality/samples/:id', ['GET'], quality.sample],
     ['/api/v1/quality/drift', ['GET'], quality.drift],
     ['/api/v1/quality/status', ['GET'], quality.status],
+    ['/api/v1/cost/summary', ['GET'], cost.summary],
+    ['/api/v1/cost/catalog', ['GET'], cost.catalog],
     ['/api/v1/dashboards', ['GET'], dashboards.list],
     ['/api/v1/dashboards/:id', ['GET'], dashboards.get],
     ['/api/v1/dashboards/:id/grafana', ['GET'], dashboards.grafana],

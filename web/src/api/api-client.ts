@@ -1,16 +1,18 @@
 /**
  * The UI's typed client of the Infersight HTTP API: PromQL and metadata through `src/query`'s
- * `HttpQueryClient`, rules and alerts through its `HttpRulesClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
+ * `HttpQueryClient`, rules and alerts through its `HttpRulesClient`, cost through its `HttpCostClient`, plus the non-query routes the UI reads (scrape targets in Prometheus'
  * shape, dashboard definitions, the server's flags). Talks only HTTP; the base URL is the page's origin. Every request
  * goes through `authFetch` (auth.ts): stored credentials, and the login prompt on a 401.
  */
 import type { Dashboard } from '../../../src/dashboards/types.js';
 import {
+  HttpCostClient,
   HttpDiagnosisClient,
   HttpQueryClient,
   HttpRulesClient,
   QueryClientError,
   errorTypeForHttpStatus,
+  type CostClient,
   type DiagnosisClient,
   type QualitySamplesData,
   type QualityStatusData,
@@ -35,11 +37,14 @@ export class InfersightApi {
   readonly rules: RulesClient;
   /** `/api/v1/diagnosis` and `/api/v1/insights`. */
   readonly diagnosis: DiagnosisClient;
+  /** `/api/v1/cost/summary` and `/api/v1/cost/catalog`. */
+  readonly cost: CostClient;
 
   constructor(private readonly baseUrl: string) {
     this.query = new HttpQueryClient({ url: baseUrl, fetch: authFetch });
     this.rules = new HttpRulesClient({ url: baseUrl, fetch: authFetch });
     this.diagnosis = new HttpDiagnosisClient({ url: baseUrl, fetch: authFetch });
+    this.cost = new HttpCostClient({ url: baseUrl, fetch: authFetch });
   }
 
   /** `GET /api/v1/targets`. */

@@ -1,6 +1,6 @@
 /**
  * The application shell: the top bar and the page of the URL's path (`/` Insights, `/explore`,
- * `/alerts`, `/rules`, `/targets`, `/diagnosis`, `/quality`), routed with the History API. Explore's editor is a separate chunk, loaded on first
+ * `/alerts`, `/rules`, `/targets`, `/diagnosis`, `/cost`, `/quality`), routed with the History API. Explore's editor is a separate chunk, loaded on first
  * visit, so Insights starts without it.
  */
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
@@ -8,6 +8,7 @@ import { SpeedBanner } from '../components/SpeedBanner/SpeedBanner.js';
 import { LoginPrompt } from '../components/LoginPrompt/LoginPrompt.js';
 import { TopBar } from '../components/TopBar/TopBar.js';
 import { AlertsPage } from '../pages/Alerts/Alerts.js';
+import { CostPage } from '../pages/Cost/Cost.js';
 import { DiagnosisPage } from '../pages/Diagnosis/Diagnosis.js';
 import { InsightsPage } from '../pages/Insights/Insights.js';
 import { QualityPage } from '../pages/Quality/Quality.js';
@@ -28,7 +29,7 @@ function PendingWhileMounted(): ReactNode {
   return <div className="page-loading skeleton" aria-label="Loading" />;
 }
 
-const TITLES: Readonly<Record<Page, string>> = { insights: 'Insights', explore: 'Explore', alerts: 'Alerts', rules: 'Rules', targets: 'Targets', diagnosis: 'Diagnosis', quality: 'Quality' };
+const TITLES: Readonly<Record<Page, string>> = { insights: 'Insights', cost: 'Cost', explore: 'Explore', alerts: 'Alerts', rules: 'Rules', targets: 'Targets', diagnosis: 'Diagnosis', quality: 'Quality' };
 
 const ExplorePage = lazy(() => import('../pages/Explore/Explore.js').then((m) => ({ default: m.ExplorePage })));
 
@@ -54,6 +55,7 @@ export function App(): ReactNode {
       <LoginPrompt />
       <div id="content">
         {page === 'insights' && <InsightsPage state={state} />}
+        {page === 'cost' && <CostPage state={state} />}
         {page === 'explore' && (
           <Suspense fallback={<PendingWhileMounted />}>
             <ExplorePage state={state} />

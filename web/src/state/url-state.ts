@@ -26,10 +26,10 @@ import { formatDurationMs, parseDurationMs } from '../format/units.js';
 import { DEFAULT_RANGE, parseTimeParam, type TimeRange } from './time-range.js';
 
 /** The pages, by URL path. */
-export type Page = 'insights' | 'explore' | 'alerts' | 'rules' | 'targets' | 'diagnosis' | 'quality';
+export type Page = 'insights' | 'cost' | 'explore' | 'alerts' | 'rules' | 'targets' | 'diagnosis' | 'quality';
 
 /** The pages besides Insights, each at `/<page>` (Prometheus' paths for alerts, rules and targets). */
-const SUB_PAGES: ReadonlySet<string> = new Set<Page>(['explore', 'alerts', 'rules', 'targets', 'diagnosis', 'quality']);
+const SUB_PAGES: ReadonlySet<string> = new Set<Page>(['cost', 'explore', 'alerts', 'rules', 'targets', 'diagnosis', 'quality']);
 
 /** An alerting rule's state, as the Alerts page filters on it. */
 export type AlertStateFilter = 'firing' | 'pending' | 'inactive';

@@ -318,7 +318,7 @@ export const INSIGHTS_FIXTURE: Dashboard = {
             q('benchmark', `max by (component) (llm_benchmark_output_tokens_per_second{${FD}})`, { legend: '{{component}} benchmark', reference: true }),
             q(
               'efficiency',
-              `sum by (component) (rate(llm_generation_tokens_total{${F}}[$__rate_interval])) / max by (component) (llm_benchmark_output_tokens_per_second{${FD}})`,
+              `avg by (component) (llm_benchmark_efficiency_ratio{${FD}})`,
               { legend: '{{component}} efficiency', unit: 'ratio' },
             ),
           ],

@@ -11,6 +11,7 @@ import './TopBar.css';
 const PAGES: readonly [Page, string][] = [
   ['insights', 'Insights'],
   ['quality', 'Quality'],
+  ['cost', 'Cost'],
   ['explore', 'Explore'],
   ['alerts', 'Alerts'],
   ['rules', 'Rules'],

@@ -88,9 +88,10 @@ function sameInstances(a: ReadonlyMap<string, readonly string[]> | undefined, b:
 /**
  * A dashboard rendered from its definition with the page's machinery (variables bar, annotation
  * toggles, quantile, selection, rows of panels); `banner` goes above the toolbar (Insights' open
- * insights by default) and `children` below the rows (the Quality page's sample browser).
+ * insights by default), `header` above the rows (the Cost page's summary) and `children` below
+ * them (the Quality page's sample browser).
  */
-export function DashboardView({ dashboard, state, banner = <InsightBanner />, children }: { dashboard: Dashboard; state: UrlState; banner?: ReactNode; children?: ReactNode }): ReactNode {
+export function DashboardView({ dashboard, state, banner = <InsightBanner />, header, children }: { dashboard: Dashboard; state: UrlState; banner?: ReactNode; header?: ReactNode; children?: ReactNode }): ReactNode {
   const rangeKey = JSON.stringify(state.range);
   const nowMs = useNow(rangeKey);
   const resolved = resolveRange(state.range, nowMs);
@@ -258,6 +259,7 @@ export function DashboardView({ dashboard, state, banner = <InsightBanner />, ch
           </button>
         </div>
       )}
+      {header}
       {dashboard.rows.map((row) => (
         <section key={row.id} className="dash-row" aria-labelledby={`row-${row.id}`}>
           <h2 id={`row-${row.id}`} className={`row-title${row.id === 'summary' ? ' visually-hidden' : ''}`}>
