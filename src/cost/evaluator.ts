@@ -35,6 +35,8 @@ export interface CostEvaluatorOptions {
   readonly overprovisioningWindowMs?: DurationMs;
   /** Rates and activity averages (default 5 min). */
   readonly rateWindowMs?: DurationMs;
+  /** The fleet's scrape interval (default 15 s): a replica last scraped longer ago than a bit over it is gone. */
+  readonly scrapeIntervalMs?: DurationMs;
   /** Virtual seconds per wall-clock second of a simulated fleet (`Simulation.speed`), for the benchmarks' rates (default 1). */
   readonly rateScale?: () => number;
 }
@@ -70,7 +72,8 @@ class Evaluator implements CostEvaluator {
     this.intervalMs = o.intervalMs ?? 15_000;
     this.utilizationBelow = o.idle?.utilizationBelow ?? 0.05;
     this.windowMs = o.overprovisioningWindowMs ?? 3_600_000;
-    this.queries = costQueries({ rateMs: o.rateWindowMs ?? 300_000, idleMs: o.idle?.windowMs ?? 1_800_000 });
+    const scrape = o.scrapeIntervalMs ?? 15_000;
+    this.queries = costQueries({ rateMs: o.rateWindowMs ?? 300_000, idleMs: o.idle?.windowMs ?? 1_800_000, freshMs: scrape + Math.max(5_000, Math.round(scrape / 10)) });
   }
 
   async evaluate(tMs: UnixMs, signal?: AbortSignal): Promise<void> {

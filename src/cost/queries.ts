@@ -20,6 +20,13 @@ export interface QueryWindows {
   readonly rateMs: DurationMs;
   /** The idle window: a held GPU is underused when its utilization stayed below the threshold over it. */
   readonly idleMs: DurationMs;
+  /**
+   * How recent a replica's last scrape must be for it to count: a bit over the scrape interval. A
+   * dropped target's stale marker comes up to a scrape interval after the replica stopped; without
+   * this, every scale-in would bill a stopped replica for up to a tick more (2 % of a day's cost on
+   * the demo fleet at 60 s scrapes).
+   */
+  readonly freshMs: DurationMs;
 }
 
 const REPLICA_ID = 'endpoint, component, model, replica, instance, instance_type';
@@ -30,7 +37,7 @@ export function costQueries(w: QueryWindows): Readonly<Record<QueryName, string>
   const i = formatPromDuration(w.idleMs);
   return {
     // Every engine target, ready or starting (`up` 0 while loading: the GPUs are held then too).
-    replicas: `max by (${REPLICA_ID}, gpu) (up{replica!=""})`,
+    replicas: `max by (${REPLICA_ID}, gpu) (up{replica!=""}) and on (replica) max by (replica) (count_over_time(up{replica!=""}[${formatPromDuration(w.freshMs)}]))`,
     // Every GPU of every live instance (the DCGM exporter lists the GPUs no replica holds too).
     gpus: `max by (endpoint, instance, instance_type, gpu) (gpu_utilization_ratio)`,
     gpuMaxUtil: `max by (instance, gpu) (max_over_time(gpu_utilization_ratio[${i}]))`,

@@ -62,7 +62,7 @@ export async function runCostFleet(o: CostRunOptions): Promise<CostRun> {
     ...(o.faults === undefined ? {} : { faults: o.faults }),
     onStep: async (nowMs, _appendable, client) => {
       startMs ??= nowMs - 1000;
-      evaluator ??= createCostEvaluator({ client, sink, prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: tickMs });
+      evaluator ??= createCostEvaluator({ client, sink, prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: tickMs, scrapeIntervalMs: (o.scrapeIntervalS ?? 60) * 1000 });
       if (firstTickMs > 0 && sim !== undefined) addTruth(sim, truthDollars, 1);
       if (nowMs % tickMs === 0 && nowMs - startMs >= (o.firstTickAfterMs ?? 5 * 60_000)) {
         if (firstTickMs === 0) firstTickMs = nowMs;
