@@ -82,6 +82,11 @@ export interface PackScenarioOptions {
   readonly scrapeIntervalS?: number;
   /** The global evaluation interval for groups without their own (default 60 s). */
   readonly evalIntervalMs?: number;
+  /**
+   * Run src/cost's evaluator beside the rules (default false), as the server does: it writes the
+   * benchmark series the throughput alerts divide by and the cost series the cost alerts read.
+   */
+  readonly cost?: boolean;
 }
 
 /** Runs the fleet with the groups evaluated live; returns what fired and the query errors. */
@@ -104,8 +109,8 @@ export async function runPackScenario(o: PackScenarioOptions): Promise<EvalState
         state.startMs = nowMs;
       }
       const elapsed = nowMs - startMs;
-      cost ??= createCostEvaluator({ client, sink: appendableSink(appendable), prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: evalMs, scrapeIntervalMs: (o.scrapeIntervalS ?? 60) * 1000 });
-      if (elapsed > 0 && elapsed % evalMs === 0) await cost.evaluate(nowMs);
+      if (o.cost === true) cost ??= createCostEvaluator({ client, sink: appendableSink(appendable), prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: evalMs, scrapeIntervalMs: (o.scrapeIntervalS ?? 60) * 1000 });
+      if (cost !== undefined && elapsed > 0 && elapsed % evalMs === 0) await cost.evaluate(nowMs);
       for (const g of o.groups) {
         if (elapsed > 0 && elapsed % (g.intervalMs ?? evalMs) === 0) await evaluateGroup(g, nowMs, client, appendable, state, evalMs);
       }
