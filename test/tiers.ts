@@ -5,7 +5,7 @@
  */
 /** Globs of each tier's test files, relative to the repository root. */
 export const TIERS: Readonly<Record<'unit' | 'interop' | 'e2e', readonly string[]>> = {
-  unit: ['src/**/*.test.ts', 'test/{conformance,dashboards,diagnose,gateway,normalize,quality,rules,tooling}/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+  unit: ['src/**/*.test.ts', 'test/{conformance,cost,dashboards,diagnose,gateway,normalize,quality,rules,tooling}/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
   interop: ['test/interop/**/*.test.ts', 'test/peers/**/*.test.ts'],
   e2e: ['test/e2e/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
 };

@@ -25,6 +25,8 @@ export interface InstancePrice {
   /** The GPU model as DCGM names it (`NVIDIA L4`). */
   readonly gpuModel: string;
   readonly gpuMemoryGiB: number;
+  /** The region this price is for, where it differs from the catalog's (`us-central1` for GCP's defaults). */
+  readonly region?: string;
 }
 
 /** The price catalog in force: defaults merged with the deployment's overrides. */

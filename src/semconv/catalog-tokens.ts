@@ -172,7 +172,7 @@ export const TOKEN_METRICS = [
     name: 'llm_benchmark_output_tokens_per_second',
     type: 'gauge',
     unit: 'tokens_per_second',
-    help: 'Benchmark output throughput of one replica of a model on an instance type (labels model, instance_type), from a stored benchmark: the reference actual throughput is compared with.',
+    help: 'Benchmark output throughput of one replica of a model on an instance type with an engine (labels model, instance_type, engine), from the benchmark catalog: the aggregate at its largest measured concurrency (src/cost).',
     labels: [],
     stability: 'experimental',
     sources: [],

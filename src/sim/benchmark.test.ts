@@ -1,8 +1,8 @@
 /**
  * "Throughput vs benchmark" must read about 100 % only when an engine really runs at its
  * benchmark: a healthy, moderately loaded fleet reads far below it, a saturated replica close to
- * it and never above. Rates here are per simulated second (manual mode, speed 1); start.test.ts
- * checks that the benchmark gauge scales with `--speed` as scraped rates do.
+ * it and never above. Rates here are per simulated second (manual mode, speed 1). (The simulator no
+ * longer exports the gauge; src/cost's benchmark catalog, generated from the same perf model, does.)
  */
 import { describe, expect, it } from 'vitest';
 import { componentBenchmarkTps } from './expose-aux.js';

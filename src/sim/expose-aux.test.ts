@@ -79,7 +79,7 @@ describe('platform exposition', () => {
   });
 
   it('keeps component-level series without replica identity', () => {
-    for (const name of ['llm_replicas', 'llm_scaling_events_total', 'llm_benchmark_output_tokens_per_second', 'llm_insufficient_capacity_errors_total']) {
+    for (const name of ['llm_replicas', 'llm_scaling_events_total', 'llm_insufficient_capacity_errors_total']) {
       const mine = s.samples.filter((x) => x.name === name);
       expect(mine.length, name).toBeGreaterThan(0);
       expect(mine.every((x) => !x.labels.has('replica') && !x.labels.has('instance')), name).toBe(true);

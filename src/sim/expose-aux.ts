@@ -1,8 +1,8 @@
 /**
  * The simulator's own exporters, written with the catalog's names (they stand in for what
  * Infersight's gateway, fleet view and quality evaluators would produce): the front door
- * (`llm_client_*`), the platform (`llm_replicas`, each replica's `llm_replica_state`, scaling and cold-start events, the benchmark
- * throughput) and the quality exporter (`llm_quality_*`). One target each per component; Go
+ * (`llm_client_*`), the platform (`llm_replicas`, each replica's `llm_replica_state`, scaling and
+ * cold-start events) and the quality exporter (`llm_quality_*`). One target each per component; Go
  * number formatting.
  *
  * Identity: the front door and the platform speak for the replicas behind them, so what they
@@ -10,7 +10,7 @@
  * series itself (`replicaIdentity`: replica, instance, instance_type, az, engine), as the gateway
  * writes it. Their targets are scraped with `honor_labels: true` (docs/sim.md), so these exposed
  * labels win over the target's; what belongs to the component alone (refusals before routing,
- * replica counts, scaling, the benchmark) carries no exposed identity and takes the target's labels,
+ * replica counts, scaling) carries no exposed identity and takes the target's labels,
  * whose `instance` names the exporter (`frontdoor-<component>`), never a fleet instance.
  */
 import { FamilySet } from './families.js';
@@ -64,7 +64,9 @@ function routeFamilies(fs: FamilySet, r: FrontDoorRoute): void {
 
 /**
  * The benchmark output throughput of one replica of `c` (its model on its endpoint's instance type
- * with its GPUs per copy and engine defaults): what a stored benchmark table would hold.
+ * with its GPUs per copy and engine defaults) at its largest batch. The simulator no longer exports
+ * it: the benchmark catalog of src/cost (generated from this perf model) owns
+ * `llm_benchmark_output_tokens_per_second`; tests compare scraped rates with it.
  */
 export function componentBenchmarkTps(c: ComponentRuntime): number {
   const perf = buildPerfModel(c.model, c.endpoint.type, c.spec.gpusPerCopy, c.spec.engine, { downloadMBps: 1 });
@@ -72,19 +74,14 @@ export function componentBenchmarkTps(c: ComponentRuntime): number {
 }
 
 /**
- * The platform's view of a component: replicas by state, scaling, the benchmark throughput of its
- * model on its instance type (the target carries `instance_type`), and per replica started since
+ * The platform's view of a component: replicas by state, scaling, and per replica started since
  * the simulation began its cold-start and container-start durations and the phases of its last
  * start (`nowMs`: virtual time, for a phase still running). Rebuilt when such a replica comes or goes.
- * The benchmark is stated per wall-clock second, times `speed()` (virtual seconds per wall
- * second, Simulation.speed), because scraped token rates are per wall-clock second too: at
- * `--speed N` both are N times the simulated rate and their ratio stays true.
+ * (The benchmark throughput is no longer here: src/cost's benchmark catalog writes it.)
  */
-export function platformFamilies(c: ComponentRuntime, nowMs: () => number, speed: () => number = () => 1): FamilySet {
+export function platformFamilies(c: ComponentRuntime, nowMs: () => number): FamilySet {
   const fs = new FamilySet();
   const p = c.platform;
-  const benchmark = componentBenchmarkTps(c);
-  fs.gauge('llm_benchmark_output_tokens_per_second', 'Benchmark output throughput of one replica of a model on an instance type.', () => benchmark * speed());
   const count = (pred: (phase: string) => boolean) => () => c.replicas.filter((r) => pred(r.phase)).length;
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', () => c.active.length, { state: 'desired' });
   fs.gauge('llm_replicas', 'Replicas of a deployment, by state.', count((s) => s === 'ready'), { state: 'ready' });

@@ -105,9 +105,50 @@ export const SCENARIOS: Readonly<Record<string, ScenarioSpec>> = Object.fromEntr
     scenario('throughput-below-benchmark', 'gpt-oss-20b on ml.g5.12xlarge runs misconfigured (tiny batch, eager mode): far below its benchmark TPS.', [
       fault('throughput-below-benchmark', 5, 25, { instanceType: 'ml.g5.12xlarge', component: 'gpt-oss-20b' }),
     ]),
+    { name: 'idle-instance', description: 'One endpoint of three instances holding two replicas: one instance serves nothing (idle GPUs).', fleet: idleInstanceFleet(), faults: [], durationMs: 30 * MIN },
+    { name: 'bound-mix', description: 'A decode-heavy component (memory-bound) and a prefill-heavy one (compute-bound) on one instance.', fleet: boundMixFleet(), faults: [], durationMs: 30 * MIN },
     scenario('quality-drift', "gpt-oss-20b's judged relevance and tone fall while its latency stays normal.", [fault('quality-drift', 5, 30, { component: 'gpt-oss-20b' })]),
   ].map((s) => [s.name, s]),
 );
+
+/**
+ * `idle-instance`: one endpoint of three single-GPU instances that holds two replicas, so one
+ * instance is paid for and serves nothing (the cost view's idle-GPU ground truth).
+ */
+export function idleInstanceFleet(): FleetSpec {
+  const llama: ComponentSpec = {
+    name: 'llama-spare',
+    model: 'meta-llama/Llama-3.1-8B-Instruct',
+    engine: 'vllm',
+    gpusPerCopy: 1,
+    copies: { initial: 2, min: 2, max: 2 },
+    maxModelLen: 8192,
+    load: { ...chatLoad(0.5, 120 * MIN), bursts: undefined },
+  };
+  return { endpoints: [{ name: 'spare-prod', instanceType: 'ml.g6.xlarge', instances: { initial: 3, max: 3 }, azs: AZS, components: [llama] }] };
+}
+
+/**
+ * `bound-mix`: two components sharing one ml.g6e.12xlarge endpoint, one decode-heavy (short prompts,
+ * long answers: memory-bound, each step reads the weights for a token per sequence) and one
+ * prefill-heavy (long prompts, short answers: compute-bound), the ground truth of the bound verdict.
+ */
+export function boundMixFleet(): FleetSpec {
+  const base = { engine: 'vllm' as const, gpusPerCopy: 1, copies: { initial: 1, min: 1, max: 1 }, maxModelLen: 8192 };
+  const decode: ComponentSpec = {
+    ...base,
+    name: 'decode-heavy',
+    model: 'Qwen/Qwen2.5-7B-Instruct',
+    load: { ratePerSec: 0.8, diurnalAmplitude: 0, diurnalPeriodMs: 120 * MIN, prompt: { kind: 'fixed', value: 64 }, output: { kind: 'fixed', value: 1024 } },
+  };
+  const prefill: ComponentSpec = {
+    ...base,
+    name: 'prefill-heavy',
+    model: 'meta-llama/Llama-3.1-8B-Instruct',
+    load: { ratePerSec: 1, diurnalAmplitude: 0, diurnalPeriodMs: 120 * MIN, prompt: { kind: 'fixed', value: 6000 }, output: { kind: 'fixed', value: 8 } },
+  };
+  return { endpoints: [{ name: 'mix-prod', instanceType: 'ml.g6e.12xlarge', instances: { initial: 1, max: 1 }, azs: AZS, components: [decode, prefill] }] };
+}
 
 /** The demo scenario: the steady fleet with a two-hour diurnal cycle, so the shape shows within a session. */
 export function demoScenario(): ScenarioSpec {

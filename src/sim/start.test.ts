@@ -14,10 +14,10 @@ afterEach(async () => {
 
 const withFaults = (faults: ScenarioSpec['faults']): ScenarioSpec => ({ ...scenarioByName('steady'), faults });
 
-/** The benchmark gauge of `component`'s platform target, as a scraper reads it. */
-function benchmark(r: RunningSimulation, component: string): number {
-  expect(r.targetMetrics(`platform-${component}`, '').body).toContain('llm_benchmark_output_tokens_per_second');
-  return total(scrape(r.targets().find((t) => t.id === `platform-${component}`)!), 'llm_benchmark_output_tokens_per_second');
+/** What `component`'s front door has counted, as a scraper reads it. */
+function requests(r: RunningSimulation, component: string): number {
+  expect(r.targetMetrics(`frontdoor-${component}`, '').body).toContain('llm_client_requests_total');
+  return total(scrape(r.targets().find((t) => t.id === `frontdoor-${component}`)!), 'llm_client_requests_total');
 }
 
 describe('startSimulation: a manual run started in the past goes live', () => {
@@ -36,8 +36,8 @@ describe('startSimulation: a manual run started in the past goes live', () => {
     expect(r.live).toBe(false);
     expect(r.targetMetrics('no-such-target', '').status).toBe(404);
     expect(r.simulation.tickMs).toBe(1000);
-    expect(benchmark(r, 'gpt-oss-20b')).toBeGreaterThan(0);
-    const base = benchmark(r, 'gpt-oss-20b');
+    // The platform exporter no longer states the benchmark (src/cost's catalog owns it).
+    expect(r.targetMetrics('platform-gpt-oss-20b', '').body).not.toContain('llm_benchmark_output_tokens_per_second');
     await r.advanceTo(NOW);
     await r.goLive();
     expect(r.live).toBe(true);
@@ -49,8 +49,6 @@ describe('startSimulation: a manual run started in the past goes live', () => {
       [-50 * MIN, -40 * MIN],
       [-10 * MIN, (10 * MIN) / 6],
     ]);
-    // Rates are scraped per wall-clock second: the benchmark they are compared with is stated so too.
-    expect(benchmark(r, 'gpt-oss-20b')).toBeCloseTo(6 * base, 6);
     // Nothing jumps: the first live tick continues from where the replay stopped.
     const before = r.simulation.nowMs;
     wall += 1000;
@@ -58,15 +56,11 @@ describe('startSimulation: a manual run started in the past goes live', () => {
     expect(r.simulation.nowMs).toBe(before);
   });
 
-  it('goes live at once in realtime mode, with the benchmark at speed times its value', async () => {
+  it('goes live at once in realtime mode', async () => {
     const r = (run = await startSimulation({ scenario: 'steady', speed: 10, clock: () => NOW }));
     expect(r.live).toBe(true);
     expect(r.simulation.startMs).toBe(NOW);
-    const manual = await startSimulation({ scenario: 'steady', mode: 'manual', clock: () => NOW });
-    try {
-      expect(benchmark(r, 'qwen2-5-7b-instruct')).toBeCloseTo(10 * benchmark(manual, 'qwen2-5-7b-instruct'), 6);
-    } finally {
-      await manual.close();
-    }
+    expect(r.simulation.speed).toBe(10);
+    expect(requests(r, 'qwen2-5-7b-instruct')).toBeGreaterThanOrEqual(0);
   });
 });

@@ -103,7 +103,7 @@ function instanceTarget(i: Instance, sim: Simulation): SimTarget {
 
 function componentTarget(c: ComponentRuntime, kind: 'frontdoor' | 'platform' | 'quality', sim: Simulation): SimTarget {
   const id = `${kind}-${c.spec.name}`;
-  const build = (): FamilySet => (kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c, () => sim.nowMs, () => sim.speed) : qualityFamilies(c));
+  const build = (): FamilySet => (kind === 'frontdoor' ? frontdoorFamilies(c) : kind === 'platform' ? platformFamilies(c, () => sim.nowMs) : qualityFamilies(c));
   // The front door's routes and the platform's started replicas come and go: rebuild on a change.
   const version = (): number => (kind === 'frontdoor' ? c.frontdoor.version : kind === 'platform' ? c.platform.version : 0);
   let built = { version: version(), fs: build() };

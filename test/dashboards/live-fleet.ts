@@ -40,6 +40,8 @@ export interface LiveFleetOptions {
    * the fleet runs (rule evaluation in test/rules writes recorded series back into the store).
    */
   readonly onStep?: (nowMs: number, appendable: Appendable, client: QueryClient) => Promise<void>;
+  /** Called once with the simulation before it runs (ground-truth tests read its state in `onStep`). */
+  readonly onSimulation?: (simulation: Simulation) => void;
 }
 
 const SD_FILE = '/sd/file_sd.json';
@@ -57,6 +59,7 @@ export async function runLiveFleet(o: LiveFleetOptions): Promise<LiveFleet> {
   const logger = new MemoryLogger();
   const simulation = new Simulation({ scenario: scenarioByName(o.scenario ?? 'demo'), seed: o.seed ?? 1, startMs: START_MS });
   for (const f of o.faults ?? []) simulation.injectFault(f);
+  o.onSimulation?.(simulation);
   const registry = new TargetRegistry(simulation);
   const fs = new FakeFs();
   let sdVersion = -1;

@@ -117,6 +117,8 @@ describe('the rule pack fires on its fault scenarios', () => {
       scenario: c.scenario,
       durationMs: c.durationMs ?? SCENARIOS[c.scenario].durationMs,
       ...(c.faults === undefined ? {} : { faults: c.faults }),
+      // The benchmark series OutputTPSBelowBenchmark divides by comes from src/cost's catalog.
+      cost: true,
     });
     expect(state.errors).toEqual([]);
     for (const e of c.expect) expect(firedOf(state, e.alert, e.labels), `${e.alert} ${JSON.stringify(e.labels)} did not fire; fired:\n${summary(state)}`).not.toEqual([]);

@@ -5,11 +5,13 @@
 //
 // `evaluateGroup` is the ONE place that evaluates rules: the real `RuleGroup` of src/rules/eval,
 // evaluated at each tick of the group's interval in virtual time (as `runRulesOver` does).
+import { createCostEvaluator, defaultBenchmarkCatalog, defaultPriceCatalog, type CostEvaluator } from '../../src/cost/index.js';
 import { MemoryLogger, systemTimers } from '../../src/model/index.js';
 import { exprToString, parseExpr } from '../../src/promql/index.js';
 import type { QueryClient } from '../../src/query/index.js';
 import { RuleGroup, groupPorts, type RuleGroupSpec } from '../../src/rules/index.js';
 import type { FaultSpec } from '../../src/sim/index.js';
+import { appendableSink } from '../../src/server/series-sink.js';
 import type { Appendable } from '../../src/storage/index.js';
 import { runLiveFleet } from '../dashboards/live-fleet.js';
 
@@ -80,6 +82,11 @@ export interface PackScenarioOptions {
   readonly scrapeIntervalS?: number;
   /** The global evaluation interval for groups without their own (default 60 s). */
   readonly evalIntervalMs?: number;
+  /**
+   * Run src/cost's evaluator beside the rules (default false), as the server does: it writes the
+   * benchmark series the throughput alerts divide by and the cost series the cost alerts read.
+   */
+  readonly cost?: boolean;
 }
 
 /** Runs the fleet with the groups evaluated live; returns what fired and the query errors. */
@@ -87,6 +94,9 @@ export async function runPackScenario(o: PackScenarioOptions): Promise<EvalState
   const state = newEvalState();
   const evalMs = o.evalIntervalMs ?? 60_000;
   let startMs: number | undefined;
+  // The cost evaluator writes the benchmark series the pack's throughput alerts divide by, as the
+  // server runs it beside the rules (src/cost's benchmark catalog owns it, not the simulator).
+  let cost: CostEvaluator | undefined;
   const fleet = await runLiveFleet({
     scenario: o.scenario,
     durationMs: o.durationMs,
@@ -99,6 +109,8 @@ export async function runPackScenario(o: PackScenarioOptions): Promise<EvalState
         state.startMs = nowMs;
       }
       const elapsed = nowMs - startMs;
+      if (o.cost === true) cost ??= createCostEvaluator({ client, sink: appendableSink(appendable), prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: evalMs, scrapeIntervalMs: (o.scrapeIntervalS ?? 60) * 1000 });
+      if (cost !== undefined && elapsed > 0 && elapsed % evalMs === 0) await cost.evaluate(nowMs);
       for (const g of o.groups) {
         if (elapsed > 0 && elapsed % (g.intervalMs ?? evalMs) === 0) await evaluateGroup(g, nowMs, client, appendable, state, evalMs);
       }

@@ -2,11 +2,15 @@
  * `throughput-below-benchmark`: a misconfigured engine (a tiny max batch, eager mode instead of CUDA
  * graphs) runs far below the benchmark of its model on its instance type. The signature: requests
  * queue while the running batch does not grow and the KV cache has room, so the engine, not
- * demand or memory, is the limit; output tokens per replica against the benchmark is the evidence.
+ * demand or memory, is the limit; each replica's output tokens against its benchmark at the
+ * concurrency it runs (`llm_benchmark_efficiency_ratio`, written by src/cost from the benchmark
+ * catalog) is the evidence: a healthy engine reads about 1 at any demand.
  */
 import { fmt, groupBy, onsetOf, pct, ramp, ratio, scopeOf, type Detector, type Finding } from '../detector.js';
 
 const KEY = ['endpoint', 'component', 'instance_type'];
+/** Efficiency against the benchmark at or above which an engine counts as healthy (src/cost reads a healthy one at 0.75–1). */
+const HEALTHY_EFFICIENCY = 0.8;
 
 export const throughputBelowBenchmark: Detector = {
   cause: 'throughput-below-benchmark',
@@ -17,8 +21,7 @@ export const throughputBelowBenchmark: Detector = {
     replicas: { query: 'count by (endpoint, component, instance_type) (llm_requests_running{%})' },
     kv: { query: 'max by (endpoint, component, instance_type) (llm_kv_cache_usage_ratio{%})' },
     share: {
-      query:
-        'sum by (endpoint, component, model, instance_type) (rate(llm_generation_tokens_total{%}[1m])) / count by (endpoint, component, model, instance_type) (llm_requests_running{%}) / on (model, instance_type) group_left max by (model, instance_type) (llm_benchmark_output_tokens_per_second)',
+      query: 'avg by (endpoint, component, model, instance_type) (llm_benchmark_efficiency_ratio{%})',
     },
   },
   detect(readings, ctx) {
@@ -37,7 +40,8 @@ export const throughputBelowBenchmark: Detector = {
       const batchGrew = (ratio(perReplicaRun(run?.incident ?? null, n), perReplicaRun(run?.baseline ?? null, reps?.baseline ?? null)) ?? 1) > 1.15;
       const kvFull = (kv?.incident ?? 0) >= 0.6;
       let score = ramp(perReplica, 2, 8);
-      if (batchGrew || kvFull || (tps?.incident ?? 0) >= 0.5) score *= 0.2;
+      // An engine at about its benchmark for the concurrency it runs is not misconfigured.
+      if (batchGrew || kvFull || (tps?.incident ?? 0) >= HEALTHY_EFFICIENCY) score *= 0.2;
       if (score <= 0) continue;
       out.push({
         cause: 'throughput-below-benchmark',
