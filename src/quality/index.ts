@@ -22,3 +22,16 @@ export type {
   ScoreIngestResult,
   Stage1Flag,
 } from './types.js';
+export {
+  DEFAULT_FIND_LIMIT,
+  MAX_FIND_LIMIT,
+  MAX_TEXT_CHARS,
+  SCHEMA_VERSION,
+  SampleStoreInputError,
+  SampleStoreSchemaError,
+  SampleStoreWriteError,
+  openSampleStore,
+  pgliteDataDir,
+  type SampleStoreOptions,
+} from './store/index.js';
+export { DEFAULT_REDACTION_RULES, RedactionRuleError, compileRedaction, type RedactionRule } from './redact.js';
