@@ -172,7 +172,8 @@ export interface PostgresPeer extends PeerProcess {
  * fresh cluster in `dir` (initdb; trust authentication; fsync off, since the tests own the data),
  * listening on 127.0.0.1 on a free port with its unix socket in `dir`, and waits until it takes a
  * connection. PostgreSQL refuses to run as root: as root, `dir` is handed to the `postgres` user
- * and both programs run as that user. `stop` asks for a fast shutdown (SIGINT: open connections
+ * and both programs run as that user (so `dir`'s parents must let that user through: a fresh
+ * `mkdtemp` in the system temp dir does). `stop` asks for a fast shutdown (SIGINT: open connections
  * are closed rather than waited for) and awaits the exit.
  */
 export async function startPostgres(binary: string, dir: string, timeoutMs = 60_000): Promise<PostgresPeer> {

@@ -43,7 +43,15 @@ const unnest = (types: readonly string[]): string => `unnest(${types.map((t, i) 
 
 const INSERT_PAIRS = `INSERT INTO quality_pairs (${PAIR_COLUMNS}) SELECT * FROM ${unnest(PAIR_TYPES)} ON CONFLICT (id) DO NOTHING`;
 const UPDATED = EVALUATION_COLUMNS.split(', ').filter((c) => c !== 'pair_id' && c !== 'evaluator').map((c) => `${c} = EXCLUDED.${c}`).join(', ');
-const INSERT_EVALUATIONS = `INSERT INTO quality_evaluations (${EVALUATION_COLUMNS}) SELECT * FROM ${unnest(EVALUATION_TYPES)} ON CONFLICT (pair_id, evaluator) DO UPDATE SET ${UPDATED}`;
+// The join with the pairs is the foreign key's check, once per batch instead of a trigger per row:
+// an evaluation of a pair not stored is not inserted (the count tells, and the batch is refused),
+// and FOR KEY SHARE keeps retention from deleting the pairs until the batch commits.
+const INSERT_EVALUATIONS = `WITH ins AS (
+  INSERT INTO quality_evaluations (${EVALUATION_COLUMNS})
+  SELECT u.* FROM ${unnest(EVALUATION_TYPES)} AS u (${EVALUATION_COLUMNS}) JOIN quality_pairs p ON p.id = u.pair_id FOR KEY SHARE OF p
+  ON CONFLICT (pair_id, evaluator) DO UPDATE SET ${UPDATED}
+  RETURNING 1)
+SELECT count(*)::float8 AS n FROM ins`;
 
 /** The store over an open connection; `openSampleStore` builds it. */
 export class SqlSampleStore implements SampleStore {
@@ -70,12 +78,16 @@ export class SqlSampleStore implements SampleStore {
   async putEvaluations(evaluations: readonly Evaluation[]): Promise<void> {
     if (evaluations.length === 0) return;
     const cols = evaluationColumns(evaluations);
-    await this.write(`${evaluations.length} evaluations`, INSERT_EVALUATIONS, cols);
+    await this.write(`${evaluations.length} evaluations`, INSERT_EVALUATIONS, cols, cols[0].length);
   }
 
-  private async write(what: string, sql: string, params: unknown[]): Promise<void> {
+  /** Runs `sql` in a transaction; with `rows`, the statement must report that many rows written (`n`). */
+  private async write(what: string, sql: string, params: unknown[], rows?: number): Promise<void> {
     try {
-      await this.conn.transaction((tx) => tx.query(sql, params));
+      await this.conn.transaction(async (tx) => {
+        const got = await tx.query<{ n: number }>(sql, params);
+        if (rows !== undefined && got[0]?.n !== rows) throw new Error(`${rows - (got[0]?.n ?? 0)} of them evaluate a pair that is not stored`);
+      });
     } catch (e) {
       throw new SampleStoreWriteError(`quality sample store (${this.kind}): storing ${what} failed, nothing of the batch was stored: ${(e as Error).message}`, { cause: e });
     }
@@ -137,7 +149,7 @@ export class SqlSampleStore implements SampleStore {
   }
 
   /**
-   * Deletes the pairs older than `maxAgeMs` (their evaluations with them), then, while the tables
+   * Deletes the pairs older than `maxAgeMs` (and their evaluations), then, while the tables
    * take more than `maxBytes`, the oldest pairs down to 90% of it, and compacts the tables so
    * that the files shrink (docs/design/quality-store.md, "Retention"). Resolves with the number of
    * pairs deleted.
@@ -145,8 +157,7 @@ export class SqlSampleStore implements SampleStore {
   async enforceRetention(nowMs: UnixMs, limits: { readonly maxAgeMs: number; readonly maxBytes: number }): Promise<number> {
     let deleted = 0;
     if (Number.isFinite(limits.maxAgeMs)) {
-      const rows = await this.conn.query<{ n: number }>('WITH d AS (DELETE FROM quality_pairs WHERE t_ms < $1 RETURNING 1) SELECT count(*)::float8 AS n FROM d', [Math.floor(nowMs - limits.maxAgeMs)]);
-      deleted += rows[0].n;
+      deleted += await this.deletePairs('DELETE FROM quality_pairs WHERE t_ms < $1 RETURNING id', [Math.floor(nowMs - limits.maxAgeMs)]);
     }
     if (!Number.isFinite(limits.maxBytes)) return deleted;
     // A few passes at most: the estimate weighs pairs by their texts, while indexes and pages
@@ -164,19 +175,31 @@ export class SqlSampleStore implements SampleStore {
    * rewrites the tables: a plain DELETE leaves the files as large as they were.
    */
   private async deleteOldestShare(share: number): Promise<number> {
-    const rows = await this.conn.query<{ n: number }>(
+    const n = await this.deletePairs(
       `WITH w AS (
          SELECT id, sum(octet_length(prompt) + octet_length(response) + 256) OVER (ORDER BY t_ms, id) AS upto,
                 sum(octet_length(prompt) + octet_length(response) + 256) OVER () AS total
-         FROM quality_pairs),
-       d AS (DELETE FROM quality_pairs WHERE id IN (SELECT id FROM w WHERE upto <= total * $1::float8 OR upto = (SELECT min(upto) FROM w)) RETURNING 1)
-       SELECT count(*)::float8 AS n FROM d`,
+         FROM quality_pairs)
+       DELETE FROM quality_pairs WHERE id IN (SELECT id FROM w WHERE upto <= total * $1::float8 OR upto = (SELECT min(upto) FROM w)) RETURNING id`,
       [share],
     );
     // One statement each: VACUUM refuses to run inside a (multi-statement, implicit) transaction.
     await this.conn.exec('VACUUM FULL quality_evaluations');
     await this.conn.exec('VACUUM FULL quality_pairs');
-    return rows[0].n;
+    return n;
+  }
+
+  /**
+   * Runs `deleteSql` (a DELETE of pairs RETURNING id) and deletes those pairs' evaluations, in one
+   * transaction. Two statements: the second one's snapshot sees evaluations that a writer holding
+   * the pairs FOR KEY SHARE committed while the first waited.
+   */
+  private async deletePairs(deleteSql: string, params: readonly unknown[]): Promise<number> {
+    return this.conn.transaction(async (tx) => {
+      const ids = (await tx.query<{ id: string }>(deleteSql, params)).map((r) => r.id);
+      if (ids.length > 0) await tx.query('DELETE FROM quality_evaluations WHERE pair_id = ANY($1::text[])', [ids]);
+      return ids.length;
+    });
   }
 
   /** Closes the connection (PGlite: flushes and closes the data directory). */

@@ -152,7 +152,7 @@ export function describeSampleStore(name: string, backend: StoreSuiteBackend): v
         ['a pair with a fractional time', (s) => s.putPairs([suitePair(10), suitePair(11, { tMs: 1.5 })]), 'entry 1, tMs', SampleStoreInputError],
         ['a score out of range', (s) => s.putEvaluations([suiteEvaluation(suitePair(0).id, 'a'), suiteEvaluation(suitePair(0).id, 'b', { score: 1.5 })]), 'entry 1, score', SampleStoreInputError],
         ['an unknown dimension', (s) => s.putEvaluations([suiteEvaluation(suitePair(0).id, 'a', { dimension: 'wit' as Evaluation['dimension'] })]), 'entry 0, dimension', SampleStoreInputError],
-        // The database's own check: the foreign key fails after the rows before it were inserted.
+        // Checked in the database, by the statement that inserts the batch.
         ['an evaluation of a pair not stored', (s) => s.putEvaluations([suiteEvaluation(suitePair(0).id, 'a'), suiteEvaluation('not-stored', 'a'), suiteEvaluation(suitePair(0).id, 'b')]), /storing 3 evaluations failed, nothing of the batch was stored/, SampleStoreWriteError],
       ])('%s', async (_, put, message, type) => {
         const s = await open();
