@@ -21,8 +21,8 @@ export interface RedactionRule {
  * The default rules (docs/quality.md, "Redaction"), applied in this order: API keys and bearer
  * tokens first (they may contain digit runs the later rules would cut up), then e-mail addresses,
  * card numbers (13 to 19 digits, optionally grouped by spaces or dashes), IPv4 addresses and
- * phone numbers (an optional `+country` and `(area code)`, then 8 to 12 digits in three groups). They err towards
- * redacting too much: a sample store holds examples, not records.
+ * phone numbers (an optional `+country` and `(area code)`, then 8 to 12 digits in three
+ * groups). They err towards redacting too much: a sample store holds examples, not records.
  */
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { pattern: '(?i)\\b(?:sk|pk|rk|api|key|tok|ghp|gho|xox[abprs])[-_][A-Za-z0-9_-]{16,}\\b', replacement: '[API_KEY]' },
