@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { parseListenAddress } from '../http/index.js';
-import type { DurationMs } from '../model/index.js';
+import { compileRedaction, type DurationMs, type RedactionRule } from '../model/index.js';
 import { FieldReader } from './config-reader.js';
 import { GatewayConfigError } from './errors.js';
 
@@ -80,7 +80,8 @@ export interface GatewayConfig {
     readonly seed: number;
     /** JSON-lines file of the file sink ('' : none configured). */
     readonly file: string;
-    readonly redact: readonly { readonly pattern: RegExp; readonly replacement: string }[];
+    /** RE2 patterns (flags folded in), applied in order by src/model's `compileRedaction`. */
+    readonly redact: readonly RedactionRule[];
     /** Longest prompt or response text kept in a sample (characters). */
     readonly maxTextChars: number;
   };
@@ -193,17 +194,19 @@ export function validateGatewayConfig(value: unknown): GatewayConfig {
     maxTextChars: s.num('max_text_chars', 32_768, { min: 0, int: true }),
     redact: s.list('redact').map((x, i) => {
       const rr = new FieldReader(x, `${s.at('redact')}[${i}]`);
-      const pattern = rr.str('pattern');
-      if (pattern === undefined) throw new GatewayConfigError(rr.at('pattern'), 'required');
-      let re: RegExp;
+      const given = rr.str('pattern');
+      if (given === undefined) throw new GatewayConfigError(rr.at('pattern'), 'required');
+      // RE2 syntax (src/model's compileRedaction): `flags` i, m, s become an inline `(?ims)`.
+      const flags = [...new Set(rr.str('flags', '').replace(/[gu]/g, ''))].join('');
+      if (!/^[ims]*$/.test(flags)) throw new GatewayConfigError(rr.at('flags'), `want some of i, m, s, got ${JSON.stringify(flags)}`);
+      const rule = { pattern: flags === '' ? given : `(?${flags})${given}`, replacement: rr.str('replacement', '[REDACTED]') };
       try {
-        re = new RegExp(pattern, 'g' + (rr.str('flags', '').replace(/g/g, '')));
+        compileRedaction([rule]);
       } catch (err) {
         throw new GatewayConfigError(rr.at('pattern'), `invalid regular expression: ${(err as Error).message}`);
       }
-      const out = { pattern: re, replacement: rr.str('replacement', '[REDACTED]') };
       rr.done();
-      return out;
+      return rule;
     }),
   };
   s.done();

@@ -1,12 +1,13 @@
 /**
  * The sampling hook: a configurable share of requests is handed, with prompt, response, timings
  * and labels, to a `SampleSink`, the output port the gateway declares (the quality module binds
- * it to its store and evaluators; here a JSON-lines file sink is provided). Redaction rules run
- * on every text before the sample leaves the request path, and texts are capped in length.
+ * it to its store and evaluators; here a JSON-lines file sink is provided). Redaction rules (RE2,
+ * the one implementation in src/model) run on every text before the sample leaves the request
+ * path, and texts are capped in length.
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import { mulberry32, type Logger, type UnixMs } from '../model/index.js';
+import { compileRedaction, mulberry32, type Logger, type UnixMs } from '../model/index.js';
 import type { GatewayConfig } from './config.js';
 
 /** One sampled request, as handed to a sink. */
@@ -34,10 +35,12 @@ export interface SampleSink {
 /** Decides which requests are sampled and redacts what they carry. */
 export class Sampler {
   private readonly random: () => number;
+  private readonly redactRules: (text: string) => string;
 
   /** From the `sampling` section of the configuration. */
   constructor(private readonly cfg: GatewayConfig['sampling']) {
     this.random = mulberry32(cfg.seed);
+    this.redactRules = compileRedaction(cfg.redact);
   }
 
   /** Whether the next request is sampled. */
@@ -45,13 +48,9 @@ export class Sampler {
     return this.cfg.rate > 0 && (this.cfg.rate >= 1 || this.random() < this.cfg.rate);
   }
 
-  /** Applies every redaction rule, then the length cap. */
+  /** Applies every redaction rule (RE2, src/model's `compileRedaction`), then the length cap. */
   redact(text: string): string {
-    let out = text;
-    for (const r of this.cfg.redact) {
-      r.pattern.lastIndex = 0;
-      out = out.replace(r.pattern, r.replacement);
-    }
+    const out = this.redactRules(text);
     return out.length > this.cfg.maxTextChars ? `${out.slice(0, this.cfg.maxTextChars)}…` : out;
   }
 

@@ -38,3 +38,4 @@ export {
   type PrometheusErrorType,
 } from './errors.js';
 export { goExpand, goExpandMatch } from './go-expand.js';
+export { DEFAULT_REDACTION_RULES, RedactionRuleError, compileRedaction, re2ReplaceAll, type RedactionRule } from './redact.js';

@@ -30,3 +30,19 @@ export { compileBlocklist, LengthTracker, runStage1, STAGE1_CHECKS, type Blockli
 export { createOpenAIJudge, DEFAULT_RUBRICS, JudgeError, parseRubricsFile, type JudgeFailure, type OpenAIJudgeOptions } from './judge/index.js';
 export { QualityPipeline, type EvaluationRecord, type PipelineMetrics, type QualityPipelineOptions, type QualityPipelineStats } from './pipeline.js';
 export { toSampledPair, type SampleInput } from './sample-input.js';
+export {
+  DEFAULT_FIND_LIMIT,
+  MAX_FIND_LIMIT,
+  MAX_TEXT_CHARS,
+  SCHEMA_VERSION,
+  SampleStoreInputError,
+  SampleStoreSchemaError,
+  SampleStoreWriteError,
+  openSampleStore,
+  pgliteDataDir,
+  type SampleStoreOptions,
+} from './store/index.js';
+export { DEFAULT_REDACTION_RULES, RedactionRuleError, compileRedaction, type RedactionRule } from './redact.js';
+
+// Drift (src/quality/drift): Page–Hinkley on scores, PSI and KS on inputs, the runner.
+export { DRIFT_EVENT_METRIC, DRIFT_SCORE_METRIC, DriftRunner, type DriftParams, type DriftRunnerOptions, type TrackedDriftEvent } from './drift/index.js';

@@ -5,7 +5,7 @@
  * `stripDomain`, the `humanize*` family, `toTime`, `pathPrefix`, `externalURL`, `parseDuration`.
  */
 import { parsePromDuration } from '../../config/index.js';
-import { Re2SyntaxError, compileRe2, goExpand, goQuote, type UnixMs } from '../../model/index.js';
+import { Re2SyntaxError, compileRe2, goExpand, goQuote, re2ReplaceAll, type UnixMs } from '../../model/index.js';
 import { parseSampleValue, type QueryClient } from '../../query/index.js';
 import { FuncError, type GoFunc } from './exec.js';
 import { urlQueryEscape } from './builtins.js';
@@ -53,28 +53,15 @@ function goBackquote(s: string): string {
   return !s.includes('`') && Array.from(s).every((c) => c >= ' ' && c !== '\x7f') ? `\`${s}\`` : goQuote(s);
 }
 
-/** Go's `Regexp.ReplaceAllString`. */
+/** Go's `Regexp.ReplaceAllString` (src/model's `re2ReplaceAll`, which redaction uses too). */
 function replaceAll(pattern: string, repl: string, src: string): string {
   const re = mustCompile(pattern);
-  let out = '';
-  let lastMatchEnd = 0;
-  let searchPos = 0;
-  while (searchPos <= src.length) {
-    const m = re.execFrom(src, searchPos);
-    if (m === null) break;
-    out += src.slice(lastMatchEnd, m.start);
-    // No replacement for an empty match right after another match.
-    if (m.end > lastMatchEnd || m.start === 0) out += goExpand(repl, (ref) => {
+  return re2ReplaceAll(re, src, (groups) =>
+    goExpand(repl, (ref) => {
       const idx = typeof ref === 'number' ? ref : (re.groupNames[ref] ?? -1);
-      return idx >= 0 && idx < m.groups.length ? m.groups[idx] : undefined;
-    });
-    lastMatchEnd = m.end;
-    const width = searchPos < src.length ? String.fromCodePoint(src.codePointAt(searchPos) ?? 0).length : 1;
-    if (searchPos + width > m.end) searchPos += width;
-    else if (searchPos + 1 > m.end) searchPos++;
-    else searchPos = m.end;
-  }
-  return out + src.slice(lastMatchEnd);
+      return idx >= 0 && idx < groups.length ? groups[idx] : undefined;
+    }),
+  );
 }
 
 /** Go's deprecated `strings.Title`: upper-cases the first letter of each word. */
