@@ -101,8 +101,17 @@ describe('cost in the server', () => {
     expect((err as Error).message).toBe(`${pricesFile}:2:3: g5.xlarge: price must be a positive number`);
   });
 
-  it('is off without a cost module: the routes answer unavailable', async () => {
+  it('is on by default, with src/cost and the shipped catalogs', async () => {
     const base = await startDiagnosisServer(cleanups);
+    const res = await fetch(`${base}/api/v1/cost/catalog`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; data: { prices: { takenOn: string } } };
+    expect(body.status).toBe('success');
+    expect(body.data.prices.takenOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('is off with `module: null`: the routes answer unavailable', async () => {
+    const base = await startDiagnosisServer(cleanups, { cost: { module: null } });
     const res = await fetch(`${base}/api/v1/cost/summary`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'error', errorType: 'unavailable', error: 'cost is not available on this server' });

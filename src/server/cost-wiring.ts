@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../config/index.js';
-import type { BenchmarkEntry, CostEvaluator, CostSummary, PriceCatalog } from '../cost/index.js';
+import { createCostEvaluator, defaultBenchmarkCatalog, defaultPriceCatalog, parseBenchmarkCatalog, parsePriceCatalog, type BenchmarkCatalog, type CostEvaluator, type CostSummary, type PriceCatalog } from '../cost/index.js';
 import { Labels, systemTimers, type Clock, type DurationMs, type Logger, type SeriesSink, type Timers, type UnixMs } from '../model/index.js';
 import type { QueryClient } from '../query/index.js';
 import type { Appendable } from '../storage/index.js';
@@ -19,14 +19,8 @@ import { parseCostConfig, type CostConfig } from './cost-config.js';
 import type { HistoryDeriver } from './demo-history.js';
 import { appendableSink } from './series-sink.js';
 
-/**
- * The benchmark catalog as the wiring reads it: the shape of src/cost's `BenchmarkCatalog` in the
- * agreed API (entries, and the entry of a model on an instance type with an engine).
- */
-export interface CostBenchmarkCatalog {
-  readonly entries: readonly BenchmarkEntry[];
-  lookup(model: string, instanceType: string, engine: string): BenchmarkEntry | undefined;
-}
+/** The benchmark catalog in force (src/cost's). */
+export type CostBenchmarkCatalog = BenchmarkCatalog;
 
 /** What the evaluator is built with: the arguments of src/cost's `createCostEvaluator`. */
 export interface CostEvaluatorPorts {
@@ -37,6 +31,10 @@ export interface CostEvaluatorPorts {
   readonly benchmarks: () => CostBenchmarkCatalog;
   readonly intervalMs?: DurationMs;
   readonly idle?: { readonly utilizationBelow?: number; readonly windowMs?: DurationMs };
+  /** The scrape interval: a replica counts only while its target is still scraped (src/cost). */
+  readonly scrapeIntervalMs?: DurationMs;
+  /** Virtual seconds per wall second of the scraped rates (the simulation's `--speed`; 1 otherwise). */
+  readonly rateScale?: () => number;
 }
 
 /**
@@ -53,10 +51,23 @@ export interface CostModule {
   defaultBenchmarks(): CostBenchmarkCatalog;
 }
 
+/** src/cost itself: what `wireCost` uses unless told otherwise. */
+export const COST_MODULE: CostModule = {
+  createEvaluator: (ports) => createCostEvaluator(ports),
+  parsePrices: (text, path) => parsePriceCatalog(text, path),
+  parseBenchmarks: (text, path) => parseBenchmarkCatalog(text, path),
+  defaultPrices: () => defaultPriceCatalog(),
+  defaultBenchmarks: () => defaultBenchmarkCatalog(),
+};
+
 /** Options of `wireCost` (`ServeOptions.cost`). */
 export interface CostWiringOptions {
-  /** The cost module; absent or null: cost is off (the routes answer `unavailable`, no series are written). */
+  /** The cost module (default `COST_MODULE`, src/cost); null: cost is off (the routes answer `unavailable`, no series are written). */
   readonly module?: CostModule | null;
+  /** The scrape interval the fleet is scraped at (the evaluator's freshness check; src/cost's default when absent). */
+  readonly scrapeIntervalMs?: DurationMs;
+  /** Virtual seconds per wall second of the scraped rates (the demo's `--speed`). */
+  readonly rateScale?: () => number;
   /** Live ticks' timers (tests pass virtual ones). */
   readonly timers?: Timers;
   /** Reads a catalog file (tests inject one). */
@@ -134,7 +145,7 @@ export async function wireCost(
   store: () => Appendable | null,
   client: () => QueryClient | null,
 ): Promise<CostWiring> {
-  const m = o.module ?? null;
+  const m = o.module === undefined ? COST_MODULE : o.module;
   const read = o.readFile ?? ((f: string) => fs.readFile(f, 'utf8'));
   const load = async (module: CostModule): Promise<{ config: CostConfig; catalogs: CostCatalogs }> => {
     const config = o.configFile === undefined ? {} : parseCostConfig(await fs.readFile(o.configFile, 'utf8'), path.dirname(path.resolve(o.configFile)));
@@ -160,6 +171,8 @@ export async function wireCost(
       benchmarks: () => (current as NonNullable<typeof current>).catalogs.benchmarks,
       ...(cfg.evaluationIntervalMs === undefined ? {} : { intervalMs: cfg.evaluationIntervalMs }),
       idle: { utilizationBelow: cfg.idleUtilizationBelow, windowMs: cfg.idleWindowMs },
+      ...(o.scrapeIntervalMs === undefined ? {} : { scrapeIntervalMs: o.scrapeIntervalMs }),
+      ...(o.rateScale === undefined ? {} : { rateScale: o.rateScale }),
     }));
   };
   const timed = async <T>(fn: () => Promise<T>): Promise<T> => {

@@ -206,6 +206,8 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       diagnose: { intervalMs, ...o.diagnose },
       // Quality on: the gateway's samples of the demo's real requests, drift at the scrape interval.
       quality: { intervalMs, ...o.quality, defaults: { ...demoQualityDefaults(sim.url), ...o.quality?.defaults } },
+      // Cost over the simulated fleet: scraped rates are per wall second, `speed` virtual seconds each.
+      cost: { scrapeIntervalMs: intervalMs, rateScale: () => sim.simulation.speed, ...o.cost },
     });
     let refresh: ReturnType<typeof setInterval> | undefined;
     const gw = server.gateway;

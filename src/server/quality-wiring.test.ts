@@ -1,3 +1,4 @@
+import { RecordingMetrics } from '../quality/testing/pipeline-doubles.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, test } from 'vitest';
@@ -119,12 +120,13 @@ async function wired(yaml: string | null, extra: Partial<Parameters<typeof wireQ
   const timers = new FakeTimers(T0);
   const opened: SampleStoreOpenOptions[] = [];
   const logger = new MemoryLogger();
+  const metrics = new RecordingMetrics();
   const q = await wireQuality(
     { ...parts.options, defaults: undefined, openStore: async (o) => (opened.push(o), parts.store), timers, random: () => 0.5, ...extra },
-    { configFile: yaml === null ? undefined : configFile, dataDir: t.dir, clock: timers.clock, logger },
+    { configFile: yaml === null ? undefined : configFile, dataDir: t.dir, clock: timers.clock, logger, metrics: () => metrics },
   );
   cleanups.push(() => q.close());
-  return { q, parts, timers, opened, configFile, dir: t.dir, logger };
+  return { q, parts, timers, opened, configFile, dir: t.dir, logger, metrics };
 }
 
 describe('wireQuality', () => {
@@ -144,7 +146,7 @@ describe('wireQuality', () => {
   ])('hands %s to the pipeline, redacted', async (_name, share, want) => {
     const { q, parts, opened, dir } = await wired(`quality:\n  sampling: ${share}\n  redact:\n    - {pattern: "\\\\d{3}-\\\\d{4}", replacement: "<phone>"}\n`);
     await q.open(NO_APPEND);
-    expect(opened).toEqual([{ kind: 'pglite', dir: path.join(dir, 'quality') }]);
+    expect(opened).toEqual([{ kind: 'pglite', dir: path.join(dir, 'quality', 'pglite') }]);
     expect(parts.store.migrated).toBe(true);
     q.sampleSink.write(sample('first'));
     q.sampleSink.write(sample('call 555-9876'));

@@ -16,7 +16,21 @@ import path from 'node:path';
 import { ConfigError } from '../config/index.js';
 import type { GatewaySample, SampleSink } from '../gateway/index.js';
 import { mulberry32, systemTimers, type Clock, type DurationMs, type Logger, type SeriesSink, type Timers, type UnixMs } from '../model/index.js';
-import type { DriftEvent, Judge, Rubric, SampleStore } from '../quality/index.js';
+import {
+  DEFAULT_RUBRICS,
+  DriftRunner,
+  QualityPipeline,
+  compileRedaction,
+  createOpenAIJudge,
+  openSampleStore,
+  parseRubricsFile,
+  pgliteDataDir,
+  type DriftEvent,
+  type Judge,
+  type PipelineMetrics,
+  type Rubric,
+  type SampleStore,
+} from '../quality/index.js';
 import type { QueryClient, QualityStatusData } from '../query/index.js';
 import type { Appendable } from '../storage/index.js';
 import type { QualitySource } from './api/index.js';
@@ -26,11 +40,11 @@ import { appendableSink } from './series-sink.js';
 /** How the sample store is opened (q-store's `openSampleStore` takes this). */
 export type SampleStoreOpenOptions = { readonly kind: 'pglite'; readonly dir: string | null } | { readonly kind: 'postgres'; readonly connectionString: string };
 
-/** What the pipeline factory is given (src/quality's `QualityPipeline` options, its metrics built over `sink`). */
+/** What the pipeline factory is given (src/quality's `QualityPipeline` options). */
 export interface QualityPipelinePorts {
   readonly store: SampleStore;
-  /** Where the quality series go (the one writer, `QualityMetrics`, writes through it). */
-  readonly sink: SeriesSink;
+  /** The one writer of the quality series (score ingest's `QualityMetrics`). */
+  readonly metrics: PipelineMetrics;
   readonly judge: Judge | null;
   readonly rubrics: readonly Rubric[];
   readonly judgeShare: number;
@@ -39,6 +53,12 @@ export interface QualityPipelinePorts {
   readonly redact: (text: string) => string;
   readonly clock: Clock;
   readonly random: () => number;
+}
+
+/** What the wiring needs of the one writer of the quality series (src/quality's `QualityMetrics`). */
+export interface QualityMetricsPort extends PipelineMetrics {
+  recordSampled(s: { readonly model: string; readonly component: string; readonly tMs: UnixMs }): void;
+  flush(): Promise<void>;
 }
 
 /** The pipeline as the server uses it: `accept` never blocks (a bounded queue, drops counted). */
@@ -68,7 +88,17 @@ export interface DriftRunnerPort {
   events(startMs: UnixMs, endMs: UnixMs): readonly DriftEvent[];
 }
 
-/** Options of `wireQuality` (`ServeOptions.quality`): src/quality's factories, the demo's settings, test seams. */
+/** src/quality's parts, which `wireQuality` uses unless an option replaces one. */
+export const QUALITY_PARTS = {
+  openStore: (o: SampleStoreOpenOptions): Promise<SampleStore> => openSampleStore(o),
+  createPipeline: (ports: QualityPipelinePorts): QualityPipelinePort => new QualityPipeline(ports),
+  createDriftRunner: (ports: DriftRunnerPorts): DriftRunnerPort => new DriftRunner(ports),
+  createJudge: (o: { readonly baseURL: string; readonly apiKey?: string; readonly model: string; readonly timeoutMs?: number }): Judge => createOpenAIJudge(o),
+  compileRedaction: (rules: readonly { readonly pattern: string; readonly replacement: string }[]): ((text: string) => string) => compileRedaction(rules),
+  rubrics: { defaults: DEFAULT_RUBRICS, parse: (text: string, path: string): Rubric[] => parseRubricsFile(text, path) },
+} as const;
+
+/** Options of `wireQuality` (`ServeOptions.quality`): src/quality's parts (default `QUALITY_PARTS`), the demo's settings, test seams. */
 export interface QualityWiringOptions {
   /** Opens the sample store; without it no pair is kept and the read routes answer `unavailable`. */
   readonly openStore?: (o: SampleStoreOpenOptions) => Promise<SampleStore>;
@@ -86,6 +116,8 @@ export interface QualityWiringOptions {
   readonly defaults?: Partial<QualityConfig>;
   /** The drift runner's tick (its own default when absent; the demo passes the scrape interval). */
   readonly intervalMs?: DurationMs;
+  /** How often the evaluation counters and histograms are written (default 15 s). */
+  readonly flushIntervalMs?: DurationMs;
   /** How often retention runs (default 10 minutes). */
   readonly retentionIntervalMs?: DurationMs;
   readonly timers?: Timers;
@@ -120,6 +152,8 @@ interface Loaded {
 }
 
 const DEFAULT_RETENTION_INTERVAL_MS = 10 * 60_000;
+/** How often the batched evaluation series are written (Prometheus' usual scrape interval). */
+const DEFAULT_FLUSH_INTERVAL_MS = 15_000;
 
 /** A message for the log from anything thrown. */
 const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -129,8 +163,19 @@ const errText = (e: unknown): string => (e instanceof Error ? e.message : String
  * file, line and column, which stops the start) and returns the wiring; nothing opens before `open`.
  * `dataDir` holds the embedded store (`<data>/quality`) unless the section names a directory.
  */
-export async function wireQuality(o: QualityWiringOptions, env: { readonly configFile?: string; readonly dataDir: string; readonly clock: Clock; readonly logger: Logger }): Promise<QualityWiring> {
+export async function wireQuality(
+  options: QualityWiringOptions,
+  env: {
+    readonly configFile?: string;
+    readonly dataDir: string;
+    readonly clock: Clock;
+    readonly logger: Logger;
+    /** The one writer of the quality series (score ingest's), null until the metrics store is open. */
+    readonly metrics: () => QualityMetricsPort | null;
+  },
+): Promise<QualityWiring> {
   const { clock, logger } = env;
+  const o = { ...QUALITY_PARTS, ...options };
   const timers = o.timers ?? systemTimers;
   const random = o.random ?? mulberry32(18);
   const load = async (): Promise<Loaded | null> => {
@@ -152,11 +197,13 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
   let pipeline: QualityPipelinePort | null = null;
   let drift: DriftRunnerPort | null = null;
   let sink: SeriesSink | null = null;
+  let metrics: QualityMetricsPort | null = null;
+  let cancelFlush: (() => void) | null = null;
   let cancelRetention: (() => void) | null = null;
   let retaining: Promise<void> | null = null;
   let closed = false;
 
-  const buildPipeline = (l: Loaded, s: SampleStore, out: SeriesSink): QualityPipelinePort | null => {
+  const buildPipeline = (l: Loaded, s: SampleStore, m: PipelineMetrics): QualityPipelinePort | null => {
     if (o.createPipeline === undefined) return null;
     const j = l.config.judge;
     let judge: Judge | null = null;
@@ -164,7 +211,7 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
     else if (j !== null) logger.warn('quality: no judge client in this build; stage 1 only');
     return o.createPipeline({
       store: s,
-      sink: out,
+      metrics: m,
       judge,
       rubrics: l.rubrics,
       judgeShare: j?.share ?? 0,
@@ -176,7 +223,7 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
     });
   };
   const storeOptions = (c: QualityConfig): SampleStoreOpenOptions =>
-    c.store.kind === 'postgres' ? { kind: 'postgres', connectionString: c.store.dsn } : { kind: 'pglite', dir: c.store.dsn === '' ? path.join(env.dataDir, 'quality') : c.store.dsn };
+    c.store.kind === 'postgres' ? { kind: 'postgres', connectionString: c.store.dsn } : { kind: 'pglite', dir: c.store.dsn === '' ? pgliteDataDir(env.dataDir) : c.store.dsn };
   const retire = async (p: QualityPipelinePort | null): Promise<void> => {
     if (p === null) return;
     await p.drain().catch((e: unknown) => logger.warn('quality: draining the pipeline failed', { err: errText(e) }));
@@ -198,6 +245,17 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
         if (!closed) cancelRetention = timers.setTimeout(retention, o.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS);
       });
   };
+  // The evaluations' counters and histograms are batched in the writer: written every flush interval.
+  const flushEvery = (): void => {
+    if (closed || metrics === null) return;
+    const m = metrics;
+    cancelFlush = timers.setTimeout(() => {
+      void m
+        .flush()
+        .catch((e: unknown) => logger.warn('quality: writing the evaluation series failed; they are kept for the next flush', { err: errText(e) }))
+        .finally(flushEvery);
+    }, o.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
+  };
   const driftOver = (appendable: Appendable, client: QueryClient): DriftRunnerPort | null => {
     if (current === null || o.createDriftRunner === undefined) return null;
     drift ??= o.createDriftRunner({ client, sink: (sink ??= appendableSink(appendable)), clock, timers, ...(o.intervalMs === undefined ? {} : { intervalMs: o.intervalMs }) });
@@ -213,6 +271,7 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
         if (p === null || share <= 0 || (share < 1 && random() >= share)) return;
         // The gateway's port must not throw into the request path: a failing pipeline loses the sample, logged.
         try {
+          metrics?.recordSampled({ model: sample.model, component: sample.labels.component ?? '', tMs: sample.tMs });
           p.accept(sample);
         } catch (e) {
           logger.warn('quality: the pipeline refused a sample', { err: errText(e) });
@@ -224,6 +283,11 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
       const l = current;
       if (l === null || o.openStore === undefined) return;
       sink ??= appendableSink(appendable);
+      metrics = env.metrics();
+      if (metrics === null) {
+        logger.warn('quality: score ingest is off, so nothing can write the quality series; quality samples are off');
+        return;
+      }
       try {
         const s = await o.openStore(storeOptions(l.config));
         await s.migrate();
@@ -232,7 +296,8 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
           return;
         }
         store = s;
-        pipeline = buildPipeline(l, s, sink);
+        pipeline = buildPipeline(l, s, metrics);
+        flushEvery();
         logger.info('quality: sample store open', { kind: s.kind, judge: l.config.judge?.model ?? 'none' });
       } catch (e) {
         logger.error('quality: opening the sample store failed; quality samples are off', { err: errText(e) });
@@ -255,9 +320,9 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
         return;
       }
       if (storeOptions(next.config).kind !== storeOptions(before.config).kind || next.config.store.dsn !== before.config.store.dsn) logger.warn('quality: changing the sample store needs a restart');
-      if (store !== null && sink !== null) {
+      if (store !== null && metrics !== null) {
         const old = pipeline;
-        pipeline = buildPipeline(next, store, sink);
+        pipeline = buildPipeline(next, store, metrics);
         await retire(old);
       }
       logger.info('quality: settings reloaded', { judge: next.config.judge?.model ?? 'none', sampling: next.config.sampling });
@@ -285,6 +350,7 @@ export async function wireQuality(o: QualityWiringOptions, env: { readonly confi
     },
     close: async () => {
       closed = true;
+      cancelFlush?.();
       cancelRetention?.();
       await retaining;
       await drift?.stop();

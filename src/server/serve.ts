@@ -278,7 +278,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   });
   rulesSource = rules.source();
   // The quality section of the same file (an invalid one stops the start too).
-  const q = await wireQuality(o.quality ?? {}, { configFile: o.scrape?.configFile, dataDir: o.storage.dir, clock: o.clock, logger: o.logger });
+  const q = await wireQuality(o.quality ?? {}, { configFile: o.scrape?.configFile, dataDir: o.storage.dir, clock: o.clock, logger: o.logger, metrics: () => scores.metrics() });
   quality = q;
   // Cost's catalogs from the same file (a broken catalog stops the start too).
   const cost = await wireCost({ ...o.cost, configFile: o.scrape?.configFile, clock: o.clock, logger: o.logger }, () => db, queryClient);
@@ -300,11 +300,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // stamped with the wall clock: while a backfill writes the past, one such sample would move the
   // head's window (an hour behind its newest sample) past the history still to come and past the
   // cost replayed in step with it, so until the backfill is in its flushes are discarded (its
-  // counters are cumulative: the first flush after carries them).
+  // counters are cumulative: the first flush after carries them). Its quality samples wait too: the
+  // pipeline's series are stamped with the wall clock as well.
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway({ ...(q.enabled ? { sampleSink: q.sampleSink } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db))), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway({ ...(q.enabled ? { sampleSink: { write: (x) => void (writingBackfill || q.sampleSink.write(x)), close: () => q.sampleSink.close() } } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db))), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;

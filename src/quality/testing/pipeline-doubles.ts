@@ -40,6 +40,8 @@ export class MemoryPairStore implements Pick<SampleStore, 'putPairs' | 'putEvalu
 export class RecordingMetrics implements PipelineMetrics {
   readonly scores: QualityScore[] = [];
   readonly evaluations: EvaluationRecord[] = [];
+  /** What the server's sample port counted as sampled (`QualityMetrics.recordSampled`). */
+  readonly sampled: { readonly model: string; readonly component: string; readonly tMs: number }[] = [];
   flushes = 0;
   async recordScores(scores: readonly QualityScore[]): Promise<void> {
     await Promise.resolve();
@@ -47,6 +49,9 @@ export class RecordingMetrics implements PipelineMetrics {
   }
   recordEvaluation(e: EvaluationRecord): void {
     this.evaluations.push(e);
+  }
+  recordSampled(s: { readonly model: string; readonly component: string; readonly tMs: number }): void {
+    this.sampled.push(s);
   }
   async flush(): Promise<void> {
     await Promise.resolve();

@@ -154,7 +154,6 @@ export function testQualityParts(events: readonly DriftEvent[] = [], store: Memo
         return p;
       },
       createDriftRunner: () => drift,
-      compileRedaction: (rules) => (text) => rules.reduce((t, r) => t.replace(new RegExp(r.pattern, 'gu'), r.replacement), text),
       defaults: {},
     },
   };
