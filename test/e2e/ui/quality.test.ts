@@ -1,6 +1,6 @@
 /**
  * Browser test of the Quality page: Debian's Chromium against the built UI, served by an
- * in-process server whose sample store (src/server/testing's in-memory one) was filled through
+ * in-process server whose sample store (the real embedded one, PGlite in memory) was filled through
  * the store port, with one response and one judge's reasoning full of markup and script. The page
  * lists the samples of its range, narrows them by the filters, and shows the hostile pair's texts
  * literally: nothing runs, no element is made from them. Nothing sleeps: every wait is for a condition.
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { MemoryLogger } from '../../../src/model/index.js';
 import { startServer, type RunningServer } from '../../../src/server/index.js';
-import { testFlag, testJudgeEvaluation, testPair, testQualityParts } from '../../../src/server/testing/quality-fixture.js';
+import { openSampleStore } from '../../../src/quality/index.js';
+import { testFlag, testJudgeEvaluation, testPair } from '../../../src/server/testing/quality-fixture.js';
 import { tempDir } from '../../../src/tsdb/testing/temp-dir.js';
 import { findPeer, itWithPeer } from '../../peers/peers.js';
 import { launchChromium, openWatchedPage, saveScreenshot } from './browser.js';
@@ -24,18 +25,18 @@ let base = '';
 const dir = tempDir('ui-quality');
 
 beforeAll(async () => {
-  const parts = testQualityParts();
-  await parts.store.putPairs([
+  const store = await openSampleStore({ kind: 'pglite', dir: null });
+  await store.putPairs([
     testPair('calm', NOW_MS - 30 * MIN),
     testPair('hostile', NOW_MS - 20 * MIN, { model: 'qwen-7b', component: 'qwen-a', response: HOSTILE }),
     testPair('empty', NOW_MS - 10 * MIN, { response: '' }),
   ]);
-  await parts.store.putEvaluations([
+  await store.putEvaluations([
     testJudgeEvaluation('calm', 'safety', 0.97, NOW_MS - 30 * MIN),
     testJudgeEvaluation('hostile', 'safety', 0.1, NOW_MS - 20 * MIN, `unsafe answer: ${HOSTILE}`),
     testFlag('empty', 'empty', NOW_MS - 10 * MIN),
   ]);
-  server = await startServer({ listen: '127.0.0.1:0', storage: { dir: dir.dir, fsync: { mode: 'never' } }, logger: new MemoryLogger(), clock: () => NOW_MS, quality: parts.options });
+  server = await startServer({ listen: '127.0.0.1:0', storage: { dir: dir.dir, fsync: { mode: 'never' } }, logger: new MemoryLogger(), clock: () => NOW_MS, quality: { defaults: {}, openStore: async () => store } });
   await server.ready;
   base = `http://127.0.0.1:${server.http.address.port}`;
   const chromium = findPeer('chromium');
