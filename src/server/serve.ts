@@ -332,11 +332,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       throw e;
     },
   );
-  // The sample store opens beside the backfill; drift replays once both are done.
-  const qualityOpened = opened.then(
-    () => (db === null ? undefined : q.open(db)),
-    () => undefined, // opening the store failed: logged above
-  );
   const aborting = new AbortController();
   // The backfill first (the demo's history); live scraping starts as soon as it is in.
   // Cost over the history in step with it, when the backfill runs its derivers (the demo's does).
@@ -353,6 +348,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   });
   void backfilled.finally(() => (writingBackfill = false)).catch(() => undefined);
+  // The sample store opens once the backfill is in: creating an embedded database takes seconds of
+  // CPU that the history would wait for, and no sample reaches it before (the gateway's wait).
+  const qualityOpened = backfilled.then(
+    () => (db === null ? undefined : q.open(db)),
+    () => undefined, // opening the store failed: logged above
+  );
   const ready = backfilled.then(async () => {
     const client = queryClient();
     const store = db;

@@ -4,7 +4,7 @@
  * merged in time order, exactly as the live schedule would have run them, so recorded series,
  * `ALERTS` and `ALERTS_FOR_STATE` come out as if the rules had been running all along.
  */
-import { VirtualTimers, type UnixMs } from '../../model/index.js';
+import { VirtualTimers, yieldToEventLoop, type UnixMs } from '../../model/index.js';
 import type { RuleGroupSpec } from '../types.js';
 import { RuleGroup } from './group.js';
 import { RULE_DEFAULTS, groupPorts, type RuleManagerOptions } from './manager.js';
@@ -60,6 +60,8 @@ export async function runRulesOver(specs: readonly RuleGroupSpec[], fromMs: Unix
       await ports.afterEval?.(groups[i], at);
       next[i] = at + groups[i].intervalMs;
     }
+    // A replay of an hour is hundreds of ticks of small queries: let live scrapes and requests in between.
+    await yieldToEventLoop();
   }
   return { evaluations, snapshot: snapshotGroups(groups), groups };
 }
