@@ -25,7 +25,6 @@ export {
 export { systemTimers, type Timers } from './timers.js';
 export { VirtualTimers } from './virtual-timers.js';
 export { mulberry32 } from './random.js';
-export { yieldToEventLoop } from './yield.js';
 export type { SeriesSample, SeriesSink } from './series-sink.js';
 export {
   codesOf,

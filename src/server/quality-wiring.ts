@@ -12,7 +12,6 @@
  * `SeriesSink` bound here to the store (`appendableSink`).
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ConfigError } from '../config/index.js';
 import type { GatewaySample, SampleSink } from '../gateway/index.js';
 import { mulberry32, systemTimers, type Clock, type DurationMs, type Logger, type SeriesSink, type Timers, type UnixMs } from '../model/index.js';

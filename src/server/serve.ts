@@ -305,7 +305,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const gateway =
     o.gateway === undefined
       ? null
-      : await startServerGateway({ ...(q.enabled ? { sampleSink: { write: (x) => void (writingBackfill || q.sampleSink.write(x)), close: () => q.sampleSink.close() } } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db))), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
+      : await startServerGateway({ ...(q.enabled ? { sampleSink: { write: (x) => (writingBackfill ? undefined : q.sampleSink.write(x)), close: () => q.sampleSink.close() } } : {}), ...o.gateway }, scores.guardGateway(deferredAppendable(() => (writingBackfill ? DISCARDING_APPENDABLE : db))), o.logger, o.clock, web.guard).catch(async (e: unknown) => {
           await http.close();
           await otlpHttp?.close();
           throw e;
@@ -348,12 +348,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   });
   void backfilled.finally(() => (writingBackfill = false)).catch(() => undefined);
-  // The sample store opens once the backfill is in: creating an embedded database takes seconds of
-  // CPU that the history would wait for, and no sample reaches it before (the gateway's wait).
-  const qualityOpened = backfilled.then(
-    () => (db === null ? undefined : q.open(db)),
-    () => undefined, // opening the store failed: logged above
-  );
   const ready = backfilled.then(async () => {
     const client = queryClient();
     const store = db;
@@ -371,13 +365,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     }
     await rules.start(store, client).catch((e: unknown) => o.logger.error('starting the rule manager failed', { err: e instanceof Error ? e.message : String(e) }));
     // Drift after the rules, before the insights (the diagnosis' quality-drift cause reads it).
-    await qualityOpened;
     if (from !== undefined) {
       await q.replay(store, client, from, o.clock(), aborting.signal).catch((e: unknown) => {
         if (!aborting.signal.aborted) o.logger.error('replaying drift detection over the backfill failed', { err: e instanceof Error ? e.message : String(e) });
       });
     }
-    q.start(store, client);
     // After the rules, whose SLO alerts open insights too.
     if (from !== undefined) {
       await diagnosis.replay(store, client, from, o.clock(), aborting.signal).then(
@@ -399,6 +391,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     cost.start();
   });
   void ready.finally(() => (backfilling = false)).catch(() => undefined);
+  // The sample store opens once the server is ready: creating an embedded database is seconds of
+  // CPU in one piece, which the history and the first live scrapes would wait for, and no sample
+  // reaches it before (the gateway's samples wait for the backfill). Then drift goes live.
+  const qualityOpened = ready.then(async () => {
+    const client = queryClient();
+    if (db === null || client === null || aborting.signal.aborted) return;
+    await q.open(db);
+    q.start(db, client);
+  }).catch((e: unknown) => o.logger.error('starting quality failed', { err: e instanceof Error ? e.message : String(e) }));
   void backfilled.then(
     () =>
       ingestTarget === null

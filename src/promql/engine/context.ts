@@ -1,4 +1,3 @@
-import { yieldToEventLoop } from '../../model/index.js';
 import type { Querier } from '../../storage/index.js';
 import type { Annotations } from '../annotations.js';
 import { QueryError, tooManySamplesError } from '../errors.js';
@@ -30,6 +29,11 @@ export interface QueryContextInit {
 
 /** Units of work (steps, samples, series × steps) between two reads of the clock. */
 const WORK_PER_CLOCK_READ = 1024;
+
+/** Lets the event loop run everything that is ready (I/O included), then resumes. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * The mutable state of one query: the sample budget and the deadline. Prometheus counts the

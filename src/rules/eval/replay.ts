@@ -4,7 +4,7 @@
  * merged in time order, exactly as the live schedule would have run them, so recorded series,
  * `ALERTS` and `ALERTS_FOR_STATE` come out as if the rules had been running all along.
  */
-import { VirtualTimers, yieldToEventLoop, type UnixMs } from '../../model/index.js';
+import { VirtualTimers, type UnixMs } from '../../model/index.js';
 import type { RuleGroupSpec } from '../types.js';
 import { RuleGroup } from './group.js';
 import { RULE_DEFAULTS, groupPorts, type RuleManagerOptions } from './manager.js';
@@ -64,6 +64,15 @@ export async function runRulesOver(specs: readonly RuleGroupSpec[], fromMs: Unix
     await yieldToEventLoop();
   }
   return { evaluations, snapshot: snapshotGroups(groups), groups };
+}
+
+/**
+ * Lets the event loop run what is ready (timers, sockets), then resumes: awaiting the rules'
+ * promises alone never lets a live scrape or a request in. (The engine has its own, src/promql's
+ * context.ts; src/model, which both could share, also runs in the browser, which has no setImmediate.)
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function firstTick(g: RuleGroup, fromMs: UnixMs, align: 'live' | 'from'): UnixMs {
