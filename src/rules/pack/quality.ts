@@ -52,13 +52,15 @@ export function combinedAlerts(o: Required<RulePackOptions>): AlertingRuleSpec[]
     );
   }
   const cost = (offset: string) => `max by (endpoint, component) (llm_cost_per_million_tokens_dollars${offset})`;
+  // Against the same hour a day earlier: cost per token follows demand through the day (the GPUs
+  // are paid for either way), so an hour-over-hour rise is every evening's dip in traffic.
   const unchanged = `max by (endpoint, component) (abs(delta(llm_quality_score{dimension="composite"}[1h]))) < ${o.qualityFall / 2}`;
   out.push(
-    packAlert(o, 'CostRisingQualityUnchanged', `(${cost('')} / ${cost(' offset 1h')} > ${o.costRiseFactor}) and on (endpoint, component) (${unchanged})`, {
+    packAlert(o, 'CostRisingQualityUnchanged', `(${cost('')} / ${cost(' offset 1d')} > ${o.costRiseFactor}) and on (endpoint, component) (${unchanged})`, {
       forMs: 30 * MIN,
       severity: 'ticket',
-      summary: '{{ $labels.component }} costs {{ $value | printf "%.2f" }}× per 1M tokens what it did an hour ago, for the same quality',
-      description: `Cost per million tokens rose above ${o.costRiseFactor}× its value an hour earlier and stayed there for 30 minutes while the composite quality score moved less than ${o.qualityFall / 2}: the same answers got more expensive (idle GPUs, lower batch efficiency, a pricier instance type).`,
+      summary: '{{ $labels.component }} costs {{ $value | printf "%.2f" }}× per 1M tokens what it did a day ago, for the same quality',
+      description: `Cost per million tokens rose above ${o.costRiseFactor}× its value at the same time a day earlier and stayed there for 30 minutes while the composite quality score moved less than ${o.qualityFall / 2}: the same answers got more expensive (idle GPUs, lower batch efficiency, a pricier instance type).`,
     }),
   );
   return out;
