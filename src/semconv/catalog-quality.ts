@@ -112,16 +112,6 @@ export const QUALITY_METRICS = [
     producer: 'quality',
   },
   {
-    name: 'llm_quality_drift_event',
-    type: 'gauge',
-    unit: '',
-    help: 'A drift event open on a model: 1 while the change detected on a subject (a score dimension or an input feature) lasts, by test (page-hinkley, cusum, psi, ks).',
-    labels: ['subject', 'test'],
-    stability: 'experimental',
-    sources: [],
-    producer: 'quality',
-  },
-  {
     name: 'llm_quality_judge_tokens_total',
     type: 'counter',
     unit: 'tokens',

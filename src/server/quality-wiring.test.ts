@@ -1,7 +1,7 @@
 import { RecordingMetrics } from '../quality/testing/pipeline-doubles.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test, vi } from 'vitest';
 import { ConfigError } from '../config/index.js';
 import type { GatewaySample } from '../gateway/index.js';
 import { MemoryLogger } from '../model/index.js';
@@ -250,7 +250,8 @@ describe('quality in startServer', () => {
     await server.ready;
     expect(parts.drift.replays.length).toBe(1);
     expect(parts.drift.replays[0][1]).toBe(T0);
-    expect(parts.drift.started).toBe(1);
+    // Drift goes live once the sample store is open, after /-/ready.
+    await vi.waitFor(() => expect(parts.drift.started).toBe(1));
     await server.close();
     expect(parts.drift.stopped).toBe(1);
     expect(parts.store.closed).toBe(true);

@@ -23,6 +23,7 @@ const STEP_MS = 30_000;
 /** Queries that return nothing on the demo fleet, and why. Keyed `panel/refId`. */
 const EXPECTED_EMPTY: Readonly<Record<string, string>> = {
   'fleet-hexgrid/down': 'a lifecycle count: no engine crashed or is unreachable',
+  'annotation/quality-drift': 'no drift runner runs here (and the steady fleet has no drift)',
   'fleet-hexgrid/idle': 'a lifecycle count: every instance runs an engine',
   'instance-table/down': 'a lifecycle count, as above',
   'instance-table/idle': 'a lifecycle count, as above',
@@ -97,6 +98,7 @@ const foreignInstances: string[] = [];
 beforeAll(async () => {
   fleet = await runLiveFleet({
     durationMs: 15 * MIN,
+    cost: true,
     faults: [
       { kind: 'engine-errors', startMs: 3 * MIN, endMs: 13 * MIN, scope: { component: 'qwen2-5-7b-instruct' } },
       { kind: 'rate-limit-burst', startMs: 2 * MIN, endMs: 9 * MIN, scope: { component: 'gpt-oss-20b' } },

@@ -5,7 +5,8 @@
 import { FakeTimers } from '../../src/model/testing/fake-timers.js';
 import { FakeFs } from '../../src/ingest/scrape/testing/harness.js';
 import { ScrapeManager, parseScrapeConfigFile, type ScrapeFetch } from '../../src/ingest/scrape/index.js';
-import { MemoryLogger } from '../../src/model/index.js';
+import { createCostEvaluator, defaultBenchmarkCatalog, defaultPriceCatalog } from '../../src/cost/index.js';
+import { Labels, MemoryLogger, type SeriesSample } from '../../src/model/index.js';
 import { NormalizingAppendable } from '../../src/normalize/index.js';
 import { Engine, EngineQueryClient } from '../../src/promql/index.js';
 import type { QueryClient } from '../../src/query/index.js';
@@ -40,6 +41,11 @@ export interface LiveFleetOptions {
    * the fleet runs (rule evaluation in test/rules writes recorded series back into the store).
    */
   readonly onStep?: (nowMs: number, appendable: Appendable, client: QueryClient) => Promise<void>;
+  /**
+   * Runs src/cost's evaluator at every scrape interval, as the server does (it writes the cost and
+   * benchmark series the Insights and Cost panels read).
+   */
+  readonly cost?: boolean;
   /** Called once with the simulation before it runs (ground-truth tests read its state in `onStep`). */
   readonly onSimulation?: (simulation: Simulation) => void;
 }
@@ -97,10 +103,14 @@ export async function runLiveFleet(o: LiveFleetOptions): Promise<LiveFleet> {
   const engine = new Engine({ now: timers.clock });
   const client = new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata });
   const stepMs = 1000;
+  const scrapeMs = (o.scrapeIntervalS ?? 15) * 1000;
+  const sink = { write: async (samples: readonly SeriesSample[]) => { const app = db.appender(); for (const s of samples) app.append(0, Labels.from(s.labels), s.tMs, s.value); await app.commit(); } };
+  const cost = o.cost === true ? createCostEvaluator({ client, sink, prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: scrapeMs, scrapeIntervalMs: scrapeMs }) : null;
   for (let elapsed = 0; elapsed < o.durationMs; elapsed += stepMs) {
     simulation.advanceTo(timers.now + stepMs);
     syncTargets();
     await timers.advance(stepMs);
+    if (cost !== null && timers.now % scrapeMs === 0) await cost.evaluate(timers.now);
     await o.onStep?.(timers.now, db, client);
   }
   return {
