@@ -106,6 +106,14 @@ describe('infersight demo (whole process)', () => {
     const recorded = await fetch(`${demo.base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: 'max(count_over_time(slo:sli_requests:rate5m[10m]))', time: String(readyS - 40 * 60) }) });
     const rec = ((await recorded.json()) as { data: { result: { value: [number, string] }[] } }).data.result;
     expect(Number(rec[0]?.value[1])).toBeGreaterThanOrEqual(39);
+    // Cost (src/cost's evaluator, on by default) was computed over the history too, in step with it.
+    const costThen = await fetch(`${demo.base}/api/v1/query`, { method: 'POST', body: new URLSearchParams({ query: 'sum(llm_cost_dollars_per_hour)', time: String(readyS - 45 * 60) }) });
+    const costRes = ((await costThen.json()) as { data: { result: { value: [number, string] }[] } }).data.result;
+    expect(Number(costRes[0]?.value[1])).toBeGreaterThan(0);
+    const summary = (await (await fetch(`${demo.base}/api/v1/cost/summary`)).json()) as { status: string; data: { components: { component: string; dollarsPerHour: number }[] } };
+    expect(summary.status).toBe('success');
+    expect(summary.data.components.map((c) => c.component)).toContain('qwen');
+    expect(summary.data.components.every((c) => c.dollarsPerHour > 0)).toBe(true);
     // And it runs live: every group of the pack is listed, and evaluates without errors.
     const rules = await waitFor('a live evaluation of every pack group', async () => {
       const r = (await (await fetch(`${demo.base}/api/v1/rules`)).json()) as { data: { groups: { name: string; file: string; rules: { health: string; lastError?: string }[] }[] } };
