@@ -28,7 +28,7 @@ export * from './ingest/index.js';
 // Evaluation (issue 18, q-eval): stage 1, the judge, the pipeline.
 export { compileBlocklist, LengthTracker, runStage1, STAGE1_CHECKS, type Blocklist, type Stage1Options } from './stage1/index.js';
 export { createOpenAIJudge, DEFAULT_RUBRICS, JudgeError, parseRubricsFile, type JudgeFailure, type OpenAIJudgeOptions } from './judge/index.js';
-export { QualityPipeline, type EvaluationRecord, type PipelineMetrics, type QualityPipelineOptions, type QualityPipelineStats } from './pipeline.js';
+export { QualityPipeline, type PipelineMetrics, type QualityPipelineOptions, type QualityPipelineStats } from './pipeline.js';
 export { toSampledPair, type SampleInput } from './sample-input.js';
 export {
   DEFAULT_FIND_LIMIT,

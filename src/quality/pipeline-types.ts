@@ -4,22 +4,11 @@
  */
 import type { Clock, Logger } from '../model/index.js';
 import type { LengthTrackerOptions, Stage1Options } from './stage1/index.js';
-import type { Judge, QualityDimension, QualityScore, Rubric, SampleStore, Stage1Flag } from './types.js';
+import type { EvaluationRecord } from './ingest/index.js';
+import type { Judge, QualityScore, Rubric, SampleStore } from './types.js';
 
-/** One evaluation as the metrics writer records it (the duration histogram, judge tokens, errors, stage-1 flag counters). */
-export interface EvaluationRecord {
-  readonly model: string;
-  readonly component: string;
-  readonly dimension: QualityDimension | null;
-  /** `stage1:<check>` or `judge:<model>`. */
-  readonly evaluator: string;
-  readonly durationS: number;
-  readonly judgeTokens: { readonly input: number; readonly output: number } | null;
-  /** The failure's kind (`timeout`, `http`, `garbage`, …: a bounded set), null when it did not fail. */
-  readonly error: string | null;
-  readonly flag: Stage1Flag | null;
-  readonly tMs: number;
-}
+/** One evaluation as the metrics writer records it: the writer's own type (src/quality/ingest). */
+export type { EvaluationRecord } from './ingest/index.js';
 
 /**
  * What the pipeline needs of the one writer of the quality series (src/quality/ingest's

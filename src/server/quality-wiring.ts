@@ -27,6 +27,7 @@ import {
   type DriftEvent,
   type Judge,
   type PipelineMetrics,
+  type QualityPipelineOptions,
   type Rubric,
   type SampleStore,
 } from '../quality/index.js';
@@ -39,20 +40,8 @@ import { appendableSink } from './series-sink.js';
 /** How the sample store is opened (q-store's `openSampleStore` takes this). */
 export type SampleStoreOpenOptions = { readonly kind: 'pglite'; readonly dir: string | null } | { readonly kind: 'postgres'; readonly connectionString: string };
 
-/** What the pipeline factory is given (src/quality's `QualityPipeline` options). */
-export interface QualityPipelinePorts {
-  readonly store: SampleStore;
-  /** The one writer of the quality series (score ingest's `QualityMetrics`). */
-  readonly metrics: PipelineMetrics;
-  readonly judge: Judge | null;
-  readonly rubrics: readonly Rubric[];
-  readonly judgeShare: number;
-  readonly maxConcurrency: number;
-  readonly tokenBudgetPerHour: number;
-  readonly redact: (text: string) => string;
-  readonly clock: Clock;
-  readonly random: () => number;
-}
+/** What the pipeline factory is given: src/quality's `QualityPipeline` options, over the whole sample store. */
+export type QualityPipelinePorts = QualityPipelineOptions & { readonly store: SampleStore };
 
 /** What the wiring needs of the one writer of the quality series (src/quality's `QualityMetrics`). */
 export interface QualityMetricsPort extends PipelineMetrics {
