@@ -25,7 +25,7 @@ export type {
 // Score ingest (src/quality/ingest): the batch format, the one writer of the quality series.
 export * from './ingest/index.js';
 
-// Evaluation (issue 18, q-eval): stage 1, the judge, the pipeline.
+// Evaluation: stage 1, the judge, the pipeline.
 export { compileBlocklist, LengthTracker, runStage1, STAGE1_CHECKS, type Blocklist, type Stage1Options } from './stage1/index.js';
 export { createOpenAIJudge, DEFAULT_RUBRICS, JudgeError, parseRubricsFile, type JudgeFailure, type OpenAIJudgeOptions } from './judge/index.js';
 export { QualityPipeline, type PipelineMetrics, type QualityPipelineOptions, type QualityPipelineStats } from './pipeline.js';

@@ -34,7 +34,7 @@ export interface QualityPipelineOptions {
   readonly maxConcurrency: number;
   /** Judge tokens (input + output) per clock hour; a call that would exceed it is skipped and counted. */
   readonly tokenBudgetPerHour: number;
-  /** Applied to the prompt and the answer before anything is stored (q-store's `compileRedaction`). */
+  /** Applied to the prompt and the answer before anything is stored (`compileRedaction`, src/model). */
   readonly redact: (text: string) => string;
   readonly clock: Clock;
   /** Uniform in [0, 1): the judge's sub-sample and the pair ids' prefix. */

@@ -37,7 +37,7 @@ import type { QualitySource } from './api/index.js';
 import { DEFAULT_QUALITY_CONFIG, parseQualityConfig, type QualityConfig } from './quality-config.js';
 import { appendableSink } from './series-sink.js';
 
-/** How the sample store is opened (q-store's `openSampleStore` takes this). */
+/** How the sample store is opened (src/quality's `openSampleStore` takes this). */
 export type SampleStoreOpenOptions = { readonly kind: 'pglite'; readonly dir: string | null } | { readonly kind: 'postgres'; readonly connectionString: string };
 
 /** What the pipeline factory is given: src/quality's `QualityPipeline` options, over the whole sample store. */
