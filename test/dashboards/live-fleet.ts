@@ -6,13 +6,14 @@ import { FakeTimers } from '../../src/model/testing/fake-timers.js';
 import { FakeFs } from '../../src/ingest/scrape/testing/harness.js';
 import { ScrapeManager, parseScrapeConfigFile, type ScrapeFetch } from '../../src/ingest/scrape/index.js';
 import { createCostEvaluator, defaultBenchmarkCatalog, defaultPriceCatalog } from '../../src/cost/index.js';
-import { Labels, MemoryLogger, type SeriesSample } from '../../src/model/index.js';
+import { MemoryLogger } from '../../src/model/index.js';
 import { NormalizingAppendable } from '../../src/normalize/index.js';
 import { Engine, EngineQueryClient } from '../../src/promql/index.js';
 import type { QueryClient } from '../../src/query/index.js';
 import type { Appendable } from '../../src/storage/index.js';
 import { catalogMetadata } from '../../src/semconv/index.js';
 import { demoScrapeConfig } from '../../src/server/demo.js';
+import { appendableSink } from '../../src/server/series-sink.js';
 import { Simulation, TargetRegistry, fileSdGroups, scenarioByName, type FaultSpec } from '../../src/sim/index.js';
 import { Db } from '../../src/tsdb/index.js';
 import { tempDir } from '../../src/tsdb/testing/temp-dir.js';
@@ -104,8 +105,7 @@ export async function runLiveFleet(o: LiveFleetOptions): Promise<LiveFleet> {
   const client = new EngineQueryClient({ engine, queryable: db, metadata: catalogMetadata });
   const stepMs = 1000;
   const scrapeMs = (o.scrapeIntervalS ?? 15) * 1000;
-  const sink = { write: async (samples: readonly SeriesSample[]) => { const app = db.appender(); for (const s of samples) app.append(0, Labels.from(s.labels), s.tMs, s.value); await app.commit(); } };
-  const cost = o.cost === true ? createCostEvaluator({ client, sink, prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: scrapeMs, scrapeIntervalMs: scrapeMs }) : null;
+  const cost = o.cost === true ? createCostEvaluator({ client, sink: appendableSink(db), prices: defaultPriceCatalog, benchmarks: defaultBenchmarkCatalog, intervalMs: scrapeMs, scrapeIntervalMs: scrapeMs }) : null;
   for (let elapsed = 0; elapsed < o.durationMs; elapsed += stepMs) {
     simulation.advanceTo(timers.now + stepMs);
     syncTargets();
