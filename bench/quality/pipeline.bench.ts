@@ -3,12 +3,18 @@
  * baselines) over a seeded set of realistic pairs (chat answers of 200–2,000 characters, some
  * with JSON asked for, PII, refusals, other languages and markup), pure CPU, no store. Also the
  * whole pipeline with in-memory store and metrics doubles and no judge, to show what the
- * pipeline adds around stage 1. One JSON line.
+ * pipeline adds around stage 1, and the whole pipeline over the real embedded sample store (PGlite
+ * in a temp dir: every pair and its eight stage-1 evaluations stored, in the pipeline's own
+ * batches), which is the issue's "sample store with stage-1 evaluation, on one core": PGlite runs
+ * in this process, so wall time and this process' CPU time are the whole cost. One JSON line.
  *
  * Env: BENCH_PAIRS (default 20,000).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { mulberry32 } from '../../src/model/index.js';
-import { LengthTracker, QualityPipeline, runStage1, type SampledPair } from '../../src/quality/index.js';
+import { LengthTracker, QualityPipeline, openSampleStore, runStage1, type SampleStore, type SampledPair } from '../../src/quality/index.js';
 import { MemoryPairStore, RecordingMetrics, sampleInput } from '../../src/quality/testing/pipeline-doubles.js';
 
 const N = Number(process.env.BENCH_PAIRS ?? 20_000);
@@ -63,9 +69,10 @@ function stage1PerSec(): number {
   return N / s;
 }
 
-async function pipelinePerSec(): Promise<number> {
+/** Pairs per second of wall time and of this process' CPU time through the pipeline into `store`. */
+async function pipelinePerSec(store: SampleStore | MemoryPairStore): Promise<{ wall: number; cpu: number }> {
   const pipeline = new QualityPipeline({
-    store: new MemoryPairStore(),
+    store,
     metrics: new RecordingMetrics(),
     judge: null,
     rubrics: [],
@@ -79,9 +86,26 @@ async function pipelinePerSec(): Promise<number> {
   });
   const inputs = Array.from({ length: N }, (_, i) => sampleInput(i, { content: pairs[i % pairs.length].prompt, response: { text: pairs[i % pairs.length].response, finishReasons: ['stop'], error: null } }));
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   for (const s of inputs) pipeline.accept(s);
   await pipeline.drain();
-  return N / ((performance.now() - t0) / 1000);
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall: N / wallS, cpu: N / ((cpu.user + cpu.system) / 1e6) };
+}
+
+async function intoPGlite(): Promise<{ wall: number; cpu: number; pairs: number; evaluations: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infersight-bench-quality-pipeline-'));
+  try {
+    const store = await openSampleStore({ kind: 'pglite', dir });
+    const rate = await pipelinePerSec(store);
+    const st = await store.stats();
+    await store.close();
+    if (st.pairs !== N) throw new Error(`stored ${st.pairs} pairs, want ${N}`);
+    return { ...rate, pairs: st.pairs, evaluations: st.evaluations };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const stage1 = stage1PerSec();
@@ -91,6 +115,12 @@ const out = {
   meanCharsPerPair: Math.round(chars),
   stage1PairsPerSec: Math.round(stage1),
   stage1EvaluationsPerSec: Math.round(stage1 * 8),
-  pipelinePairsPerSecNoStore: Math.round(await pipelinePerSec()),
+  pipelinePairsPerSecNoStore: Math.round((await pipelinePerSec(new MemoryPairStore())).wall),
 };
+const real = await intoPGlite();
+Object.assign(out, {
+  pipelineIntoPGlitePairsPerSec: Math.round(real.wall),
+  pipelineIntoPGlitePairsPerCpuSec: Math.round(real.cpu),
+  pipelineIntoPGliteEvaluationsPerPair: real.evaluations / real.pairs,
+});
 process.stdout.write(JSON.stringify(out) + '\n');
