@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mulberry32 } from '../../src/model/index.js';
-import { LengthTracker, QualityPipeline, openSampleStore, runStage1, type SampleStore, type SampledPair } from '../../src/quality/index.js';
+import { LengthTracker, QualityPipeline, openSampleStore, runStage1, type QualityPipelineOptions, type SampledPair } from '../../src/quality/index.js';
 import { MemoryPairStore, RecordingMetrics, sampleInput } from '../../src/quality/testing/pipeline-doubles.js';
 
 const N = Number(process.env.BENCH_PAIRS ?? 20_000);
@@ -70,7 +70,7 @@ function stage1PerSec(): number {
 }
 
 /** Pairs per second of wall time and of this process' CPU time through the pipeline into `store`. */
-async function pipelinePerSec(store: SampleStore | MemoryPairStore): Promise<{ wall: number; cpu: number }> {
+async function pipelinePerSec(store: QualityPipelineOptions['store']): Promise<{ wall: number; cpu: number }> {
   const pipeline = new QualityPipeline({
     store,
     metrics: new RecordingMetrics(),
@@ -94,33 +94,33 @@ async function pipelinePerSec(store: SampleStore | MemoryPairStore): Promise<{ w
   return { wall: N / wallS, cpu: N / ((cpu.user + cpu.system) / 1e6) };
 }
 
-async function intoPGlite(): Promise<{ wall: number; cpu: number; pairs: number; evaluations: number }> {
+/** The pipeline into PGlite in a temp dir, with the evaluations it stored per pair. */
+async function intoPGlite(): Promise<{ wall: number; cpu: number; evaluationsPerPair: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infersight-bench-quality-pipeline-'));
+  const store = await openSampleStore({ kind: 'pglite', dir });
   try {
-    const store = await openSampleStore({ kind: 'pglite', dir });
     const rate = await pipelinePerSec(store);
     const st = await store.stats();
-    await store.close();
     if (st.pairs !== N) throw new Error(`stored ${st.pairs} pairs, want ${N}`);
-    return { ...rate, pairs: st.pairs, evaluations: st.evaluations };
+    return { ...rate, evaluationsPerPair: st.evaluations / st.pairs };
   } finally {
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const stage1 = stage1PerSec();
+const noStore = await pipelinePerSec(new MemoryPairStore());
+const real = await intoPGlite();
 const out = {
   bench: 'quality/pipeline',
   pairs: N,
   meanCharsPerPair: Math.round(chars),
   stage1PairsPerSec: Math.round(stage1),
   stage1EvaluationsPerSec: Math.round(stage1 * 8),
-  pipelinePairsPerSecNoStore: Math.round((await pipelinePerSec(new MemoryPairStore())).wall),
-};
-const real = await intoPGlite();
-Object.assign(out, {
+  pipelinePairsPerSecNoStore: Math.round(noStore.wall),
   pipelineIntoPGlitePairsPerSec: Math.round(real.wall),
   pipelineIntoPGlitePairsPerCpuSec: Math.round(real.cpu),
-  pipelineIntoPGliteEvaluationsPerPair: real.evaluations / real.pairs,
-});
+  pipelineIntoPGliteEvaluationsPerPair: real.evaluationsPerPair,
+};
 process.stdout.write(JSON.stringify(out) + '\n');
